@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The JMH suite plus its C baseline, inside the soft-RoCE rig:
+#   ci/rig run benchmarks/jmh.sh [JMH OPTIONS]      (default: -wi 2 -i 3 -f 1 -w 1 -r 1 -prof gc)
+# Builds src/main/c/empty_poll.c with gcc, runs it, runs target/benchmarks.jar, and prints the
+# empty-poll cost of verbs4j (FFM) over C as a ratio. Build first:
+#   mvn -B -o -pl benchmarks -am -DskipTests install
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+target=$root/benchmarks/target
+device=${RIG_DEVICE:-}
+(($#)) || set -- -wi 2 -i 3 -f 1 -w 1 -r 1 -prof gc
+
+gcc -O2 -Wall -o "$target/empty_poll" "$root/benchmarks/src/main/c/empty_poll.c" -libverbs
+c_line=$("$target/empty_poll" "$device")
+echo "$c_line"
+
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+"$java" --enable-native-access=ALL-UNNAMED -jar "$target/benchmarks.jar" "$@" -rf text -rff "$target/jmh.txt" \
+  | tee "$target/jmh.log"
+
+c_ns=$(sed -E 's/.*median_ns=([0-9.]+).*/\1/' <<< "$c_line")
+java_ns=$(awk '$1 ~ /EmptyPollBenchmark\.emptyPoll$/ { for (i = 2; i < NF; i++) if ($i == "avgt") print $(i + 2) }' "$target/jmh.txt")
+echo
+echo "| empty CQ poll | C (ns) | verbs4j FFM (ns) | FFM/C |"
+echo "|---|---:|---:|---:|"
+awk -v c="$c_ns" -v j="$java_ns" 'BEGIN { printf "| ibv_poll_cq, 16-entry batch | %.2f | %.2f | %.2f |\n", c, j, (c > 0 ? j / c : 0) }'

@@ -1,0 +1,144 @@
+package dev.verbs4j.benchmarks.perf;
+
+import dev.verbs4j.verbs.Access;
+import dev.verbs4j.verbs.AddressVector;
+import dev.verbs4j.verbs.CompletionChannel;
+import dev.verbs4j.verbs.CompletionQueue;
+import dev.verbs4j.verbs.Context;
+import dev.verbs4j.verbs.DeviceAttributes;
+import dev.verbs4j.verbs.GidChooser;
+import dev.verbs4j.verbs.GidEntry;
+import dev.verbs4j.verbs.InitAttributes;
+import dev.verbs4j.verbs.MemoryRegion;
+import dev.verbs4j.verbs.PathMtu;
+import dev.verbs4j.verbs.PortAttributes;
+import dev.verbs4j.verbs.ProtectionDomain;
+import dev.verbs4j.verbs.QpCapabilities;
+import dev.verbs4j.verbs.QpInitAttributes;
+import dev.verbs4j.verbs.QpType;
+import dev.verbs4j.verbs.QueuePair;
+import dev.verbs4j.verbs.RtrAttributes;
+import dev.verbs4j.verbs.RtsAttributes;
+import dev.verbs4j.verbs.Verbs;
+import java.lang.foreign.Arena;
+import java.util.EnumSet;
+import java.util.Set;
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+
+/**
+ * Everything one side of a perf run owns: device, PD, one registered buffer, one CQ (optionally
+ * with a completion channel) and one RC QP, connected to the peer's.
+ *
+ * <p>The buffer has two halves: {@link #SOURCE} holds what we send or write, {@link #incoming()}
+ * is what the peer writes into, reads from, or adds to, and where our receives land.
+ */
+final class PerfSession implements AutoCloseable {
+    static final long SOURCE = 0;
+    /** What the peer may do to our buffer through the QP. */
+    private static final Set<Access> REMOTE = EnumSet.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+    /** Page-aligned halves keep the two directions of a ping-pong out of each other's cache lines. */
+    private static final long ALIGN = 4096;
+
+    final PerfOptions options;
+    final Context context;
+    final GidEntry gid;
+    final PortAttributes port;
+    final DeviceAttributes device;
+    final ProtectionDomain pd;
+    final Arena arena;
+    final MemorySegment buffer;
+    final MemoryRegion mr;
+    final CompletionChannel channel;
+    final CompletionQueue cq;
+    final QueuePair qp;
+    final int psn;
+    final long half;
+    private Endpoint remote;
+
+    PerfSession(PerfOptions options) {
+        this.options = options;
+        this.context = options.device() != null ? Verbs.open(options.device())
+                : Verbs.openFirst().orElseThrow(() -> new IllegalStateException(
+                        "no RDMA device here; run inside the soft-RoCE rig (ci/rig run bin/verbs4j perf ...)"));
+        this.port = context.queryPort(options.ibPort());
+        this.gid = context.chooseGid(options.ibPort(), options.gidIndex() >= 0 ? GidChooser.index(options.gidIndex())
+                : GidChooser.preferRoceV2Ipv4());
+        this.device = context.queryDevice();
+        this.pd = context.allocateProtectionDomain();
+        this.half = (Math.max(options.maxSize(), PerfTest.ATOMIC_SIZE) + ALIGN - 1) / ALIGN * ALIGN;
+        this.arena = Arena.ofShared();
+        this.buffer = arena.allocate(2 * half, ALIGN);
+        this.mr = pd.register(buffer, Access.ALL_REMOTE);
+        this.channel = options.events() ? context.createCompletionChannel() : null;
+        int cqEntries = options.txDepth() + options.rxDepth() + 1;
+        this.cq = channel != null ? context.createCompletionQueue(cqEntries, channel, 0)
+                : context.createCompletionQueue(cqEntries);
+        int inline = Math.max(0, options.inlineSize());
+        QpCapabilities caps = new QpCapabilities(options.txDepth(), options.test().usesReceives() ? options.rxDepth() : 1,
+                1, 1, inline);
+        this.qp = pd.createQueuePair(QpInitAttributes.builder(QpType.RC, cq).capabilities(caps).build());
+        this.psn = new SecureRandom().nextInt(1 << 24);
+    }
+
+    /** Where the peer's data lands, and what it reads from or adds to. */
+    long incoming() {
+        return half;
+    }
+
+    /** RDMA reads and atomics in flight per direction: the device's limit, as perftest's "Outstand reads". */
+    int outstandingReads() {
+        return Math.max(1, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom()));
+    }
+
+    Endpoint localEndpoint() {
+        return new Endpoint(port.lid(), qp.number(), psn, mr.rkey(), mr.address() + incoming(), gid.gid(),
+                port.activeMtu());
+    }
+
+    /** INIT → RTR → RTS against the peer, with the smaller of the two ports' MTUs. */
+    void connect(Endpoint peer) {
+        this.remote = peer;
+        int reads = outstandingReads();
+        qp.toInit(InitAttributes.connected(options.ibPort(), REMOTE));
+        qp.toRtr(RtrAttributes.builder()
+                .remote(AddressVector.roce(peer.gid(), gid))
+                .pathMtu(pathMtu(Math.min(port.activeMtu(), peer.mtu())))
+                .destQpNumber(peer.qpNumber())
+                .rqPsn(peer.psn())
+                .maxDestRdAtomic(reads)
+                .build());
+        qp.toRts(RtsAttributes.builder().sqPsn(psn).maxRdAtomic(reads).build());
+    }
+
+    Endpoint remote() {
+        return remote;
+    }
+
+    static PathMtu pathMtu(int ibvMtu) {
+        for (PathMtu m : PathMtu.values()) {
+            if (m.value() == ibvMtu) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("no path MTU with IBV_MTU value " + ibvMtu);
+    }
+
+    /** Zeroes both halves, so a marker byte left by an earlier size cannot be mistaken for a new one. */
+    void clearBuffer() {
+        buffer.fill((byte) 0);
+    }
+
+    @Override
+    public void close() {
+        qp.close();
+        cq.close();
+        if (channel != null) {
+            channel.close();
+        }
+        mr.close();
+        arena.close();
+        pd.close();
+        context.close();
+    }
+}

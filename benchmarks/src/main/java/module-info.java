@@ -1,0 +1,8 @@
+/** JMH benchmarks and the perftest-style CLI. */
+module dev.verbs4j.benchmarks {
+    requires dev.verbs4j.verbs;
+    requires dev.verbs4j.guest;
+    requires jmh.core;
+
+    exports dev.verbs4j.benchmarks.perf;
+}

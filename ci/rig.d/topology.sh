@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# In-guest network/RDMA topologies for the rig (sourced by guest-init.sh).
+# topology_setup NAME builds one and exports the RIG_* variables the command sees; on failure it
+# returns 1 with the reason in TOPOLOGY_ERROR.  All addresses exist only inside the guest.
+
+TOPOLOGY_ERROR=""
+t_fail() { TOPOLOGY_ERROR=$*; return 1; }
+
+# Index of the RoCE v2 GID for IPv4 address $2 on device $1 (port 1).  rxe fills the GID table
+# asynchronously from netdev/inet events, so wait for it (up to ~10 s under TCG).
+gid_index() {
+  local a b c d want i v t _ g=/sys/class/infiniband/$1/ports/1
+  IFS=. read -r a b c d <<<"$2"
+  printf -v want '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d"
+  for _ in $(seq 100); do
+    for i in {0..15}; do   # the table has 1024 slots; addresses sit at the front
+      read -r v 2>/dev/null <"$g/gids/$i" || continue
+      [[ $v == "$want" ]] || continue
+      read -r t 2>/dev/null <"$g/gid_attrs/types/$i" || continue
+      [[ $t == "RoCE v2" ]] && { echo "$i"; return 0; }
+    done
+    sleep 0.1
+  done
+  return 1
+}
+
+# rxe0 on a dummy netdev: every topology has it
+topo_base() {
+  modprobe dummy numdummies=0 || t_fail "modprobe dummy" || return   # numdummies=0: no stray dummy0
+  ip link add rig0 type dummy && ip addr add 10.77.0.1/24 dev rig0 && ip link set rig0 up ||
+    t_fail "cannot create rig0" || return
+  modprobe -a ib_uverbs rdma_ucm ib_umad rdma_rxe || t_fail "cannot load the RDMA modules" || return
+  rdma link add rxe0 type rxe netdev rig0 || t_fail "rdma link add rxe0 failed" || return
+  RIG_GID_INDEX=$(gid_index rxe0 10.77.0.1) || t_fail "rxe0: no RoCE v2 GID for 10.77.0.1" || return
+  export RIG_DEVICE=rxe0 RIG_ADDR=10.77.0.1 RIG_GID_INDEX
+}
+
+# rxe1 on v0 and rxe2 on v1, the two ends of a veth pair in the same netns.  Both addresses are
+# local, so the kernel would route .1 <-> .2 through lo, and rxe drops packets arriving on lo.
+# rxe sets the output ifindex, so per-oif rules send its frames out through the veth, and
+# accept_local/rp_filter=0 let the other end take packets from a local source address.
+topo_two_hosts() {
+  local i
+  ip link add v0 type veth peer name v1 || t_fail "cannot create veth v0/v1" || return
+  ip addr add 10.78.0.1/24 dev v0 && ip addr add 10.78.0.2/24 dev v1 || t_fail "veth addresses" || return
+  for i in all default v0 v1; do
+    echo 1 > /proc/sys/net/ipv4/conf/$i/accept_local; echo 0 > /proc/sys/net/ipv4/conf/$i/rp_filter
+  done
+  ip link set v0 up && ip link set v1 up || t_fail "veth up" || return
+  ip route add 10.78.0.0/24 dev v0 table 100 && ip route add 10.78.0.0/24 dev v1 table 101 &&
+    ip rule add pref 10 oif v0 lookup 100 && ip rule add pref 11 oif v1 lookup 101 &&
+    ip rule add pref 100 lookup local && ip rule del pref 0 || t_fail "policy routing" || return
+  rdma link add rxe1 type rxe netdev v0 || t_fail "rdma link add rxe1 failed" || return
+  rdma link add rxe2 type rxe netdev v1 || t_fail "rdma link add rxe2 failed" || return
+  local g1 g2
+  g1=$(gid_index rxe1 10.78.0.1) || t_fail "rxe1: no RoCE v2 GID for 10.78.0.1" || return
+  g2=$(gid_index rxe2 10.78.0.2) || t_fail "rxe2: no RoCE v2 GID for 10.78.0.2" || return
+  [[ $g1 == "$g2" ]] || t_fail "rxe1/rxe2 GID indexes differ ($g1/$g2)" || return
+  export RIG_PAIR_DEVICES="rxe1 rxe2" RIG_PAIR_ADDRS="10.78.0.1 10.78.0.2" RIG_PAIR_GID_INDEX=$g1
+}
+
+# A network namespace without RDMA devices.  Exclusive mode must be set while only init_net
+# exists.  (rxe on 6.1 cannot be moved into a namespace: `rdma dev set ... netns` -> EOPNOTSUPP.)
+topo_no_rdma() {
+  rdma system set netns exclusive || t_fail "rdma system set netns exclusive failed" || return
+  ip netns add nordma || t_fail "ip netns add nordma failed" || return
+  ip link add nr0 type veth peer name nr1 netns nordma || t_fail "cannot create veth nr0/nr1" || return
+  ip addr add 10.79.0.1/24 dev nr0 && ip link set nr0 up &&
+    ip -n nordma addr add 10.79.0.2/24 dev nr1 && ip -n nordma link set nr1 up &&
+    ip -n nordma link set lo up || t_fail "nordma addresses" || return
+  export RIG_NETNS=nordma RIG_NETNS_ADDR=10.79.0.2 RIG_HOST_VETH_ADDR=10.79.0.1
+}
+
+topology_setup() {   # $1 = single | two-hosts | no-rdma
+  case $1 in
+    single)    topo_base ;;
+    two-hosts) topo_base && topo_two_hosts ;;
+    no-rdma)   topo_base && topo_no_rdma ;;
+    *)         t_fail "unknown topology '$1'" ;;
+  esac
+}

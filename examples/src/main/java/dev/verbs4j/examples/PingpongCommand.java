@@ -1,0 +1,201 @@
+package dev.verbs4j.examples;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelConnector;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ChannelServer;
+import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.TransportPreference;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/verbs4j pingpong}: the channel layer's demo. Two processes connect; RDMA when both
+ * can, TCP otherwise (and the first line says which and why); then round trips for latency and
+ * a one-way stream for throughput.
+ */
+public final class PingpongCommand {
+    private static final String USAGE = """
+            Usage: verbs4j pingpong --server [OPTIONS]     wait for one client
+                   verbs4j pingpong HOST [OPTIONS]         connect to a server on HOST
+            Ping-pong over a verbs4j channel: RDMA (an RC queue pair) when both sides can, else TCP.
+            The first line says which transport runs and why; then round-trip latency and throughput.
+            On a host without RDMA it runs on TCP with no set-up.
+
+                  --server               be the server
+                  --transport T          auto (default), rdma (no fallback) or tcp
+                  --mode M               completion loop: busy, event (default) or adaptive
+              -s, --size SIZE            message size in bytes (default 4096)
+              -n, --iters N              round trips, and messages streamed (default 1000)
+              -p, --port PORT            bootstrap TCP port (default 18515)
+              -d, --ib-dev DEVICE        RDMA device (default: the first usable one)
+              -g, --gid-idx INDEX        GID index (default: a RoCE v2 IPv4 GID)
+              -h, --help                 this text
+            """;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    /** The command line, parsed. */
+    record Settings(boolean server, String host, TransportPreference transport, CompletionMode mode, int size,
+                    int iterations, int port, String device, int gidIndex) {
+
+        ChannelConfig config() {
+            return ChannelConfig.defaults().transport(transport).mode(mode).maxMessageSize(Math.max(size, 8))
+                    .device(device).gidIndex(gidIndex).connectTimeout(Duration.ofSeconds(30));
+        }
+    }
+
+    private PingpongCommand() {}
+
+    public static void main(String[] args) {
+        Settings s = parse(args);
+        try {
+            System.exit(run(s, System.out));
+        } catch (ChannelException e) {
+            System.err.println("verbs4j: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    static Settings parse(String[] args) {
+        boolean server = false;
+        String host = null;
+        TransportPreference transport = TransportPreference.AUTO;
+        CompletionMode mode = CompletionMode.EVENT;
+        int size = 4096;
+        int iterations = 1000;
+        int port = 18515;
+        String device = null;
+        int gid = -1;
+        for (int i = 0; i < args.length; i++) {
+            try {
+                switch (args[i]) {
+                    case "-h", "--help" -> {
+                        System.out.print(USAGE);
+                        System.exit(0);
+                    }
+                    case "--server" -> server = true;
+                    case "--transport" -> transport = TransportPreference.parse(Options.value(args, ++i, "--transport"));
+                    case "--mode" -> mode = CompletionMode.parse(Options.value(args, ++i, "--mode"));
+                    case "-s", "--size" -> size = Options.intValue(args, ++i, "-s");
+                    case "-n", "--iters" -> iterations = Options.intValue(args, ++i, "-n");
+                    case "-p", "--port" -> port = Options.intValue(args, ++i, "-p");
+                    case "-d", "--ib-dev" -> device = Options.value(args, ++i, "-d");
+                    case "-g", "--gid-idx" -> gid = Options.intValue(args, ++i, "-g");
+                    default -> {
+                        if (args[i].startsWith("-") || host != null) {
+                            Options.fail("unknown option " + args[i], USAGE);
+                        }
+                        host = args[i];
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                Options.fail(e.getMessage(), USAGE);
+            }
+        }
+        if (server == (host != null)) {
+            Options.fail("give either --server or the server's HOST", USAGE);
+        }
+        if (size < 1 || iterations < 1) {
+            Options.fail("size and iterations must be positive", USAGE);
+        }
+        return new Settings(server, host, transport, mode, size, iterations, port, device, gid);
+    }
+
+    static int run(Settings s, PrintStream out) {
+        if (s.server()) {
+            try (ChannelServer listener = ChannelServer.listen("0.0.0.0", s.port(), s.config());
+                 Channel channel = listener.accept(Duration.ofMinutes(10))) {
+                out.println("transport: " + channel.transport().describe());
+                serve(channel, out);
+            }
+            return 0;
+        }
+        try (Channel channel = ChannelConnector.connect(s.host(), s.port(), s.config())) {
+            out.println("transport: " + channel.transport().describe());
+            measure(channel, s, out);
+        }
+        return 0;
+    }
+
+    /** Server: learn size and count, echo the round trips, take the stream, acknowledge it. */
+    private static void serve(Channel channel, PrintStream out) {
+        MemorySegment params = await(channel.receive()).data();
+        int size = params.get(INT, 0);
+        int iterations = params.get(INT, 4);
+        for (int i = 0; i < iterations; i++) {
+            ChannelMessage m = await(channel.receive());
+            channel.send(m.data());
+        }
+        long bytes = 0;
+        for (int i = 0; i < iterations; i++) {
+            bytes += await(channel.receive()).length();
+        }
+        await(channel.send(params));
+        out.printf("served %d round trips and %d streamed messages of %d bytes (%d bytes)%n", iterations, iterations,
+                size, bytes);
+    }
+
+    /** Client: round trips one at a time (latency), then a stream of sends (throughput). */
+    private static void measure(Channel channel, Settings s, PrintStream out) {
+        MemorySegment params = MemorySegment.ofArray(new byte[8]);
+        params.set(INT, 0, s.size());
+        params.set(INT, 4, s.iterations());
+        await(channel.send(params));
+        MemorySegment payload = MemorySegment.ofArray(new byte[s.size()]);
+        payload.fill((byte) 0x42);
+
+        long[] rtt = new long[s.iterations()];
+        for (int i = 0; i < s.iterations(); i++) {
+            long t0 = System.nanoTime();
+            CompletableFuture<ChannelMessage> reply = channel.receive();
+            channel.send(payload);
+            if (await(reply).length() != s.size()) {
+                throw new IllegalStateException("reply " + i + " has the wrong length");
+            }
+            rtt[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(rtt);
+        out.printf("mode: %s, %d bytes, %d iterations%n", s.mode().label(), s.size(), s.iterations());
+        out.printf("latency: round trip avg %.2f us, min %.2f us, p50 %.2f us, p99 %.2f us%n",
+                Arrays.stream(rtt).average().orElse(0) / 1e3, rtt[0] / 1e3, rtt[rtt.length / 2] / 1e3,
+                rtt[Math.min(rtt.length - 1, (int) (rtt.length * 0.99))] / 1e3);
+
+        CompletableFuture<ChannelMessage> done = channel.receive();
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < s.iterations(); i++) {
+            sends.add(channel.send(payload)); // waits while the send queue is full
+        }
+        await(done);
+        long elapsed = System.nanoTime() - t0;
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
+        double seconds = elapsed / 1e9;
+        out.printf("throughput: %.2f MB/s, %.0f messages/s (%d x %d bytes in %.3f s)%n",
+                (double) s.size() * s.iterations() / seconds / 1e6, s.iterations() / seconds, s.iterations(),
+                s.size(), seconds);
+    }
+
+    private static <T> T await(CompletableFuture<T> f) {
+        try {
+            return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ChannelException c ? c : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("no answer from the peer within " + WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

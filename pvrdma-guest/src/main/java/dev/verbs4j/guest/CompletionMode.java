@@ -1,0 +1,30 @@
+package dev.verbs4j.guest;
+
+import java.util.Locale;
+
+/**
+ * How a {@link CompletionLoop} waits for completions: the guest-side counterpart of PVRDMA's
+ * asyncMode trade of CPU for latency.
+ */
+public enum CompletionMode {
+    /** A dedicated platform thread spins on poll_cq (or selectNow): lowest latency, one core busy. */
+    BUSY_POLL,
+    /** Block on the completion channel (or selector); re-arm and drain after each event. */
+    EVENT,
+    /** Spin for a bounded time after the last completion, then block as EVENT does. */
+    ADAPTIVE;
+
+    /** "busy", "event" or "adaptive" (or the enum names), as on the command line. */
+    public static CompletionMode parse(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "busy", "busy_poll", "busy-poll", "poll" -> BUSY_POLL;
+            case "event", "events" -> EVENT;
+            case "adaptive" -> ADAPTIVE;
+            default -> throw new IllegalArgumentException("mode must be busy, event or adaptive, got '" + text + "'");
+        };
+    }
+
+    public String label() {
+        return this == BUSY_POLL ? "busy" : name().toLowerCase(Locale.ROOT);
+    }
+}

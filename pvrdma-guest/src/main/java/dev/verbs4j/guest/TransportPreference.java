@@ -1,0 +1,22 @@
+package dev.verbs4j.guest;
+
+import java.util.Locale;
+
+/** Configuration's say in the transport: choose by capabilities, or force one. */
+public enum TransportPreference {
+    /** RDMA when both sides can, else TCP; a failed RDMA connect falls back to TCP. */
+    AUTO,
+    /** RDMA or fail: no fallback. */
+    RDMA,
+    /** TCP even where RDMA would work. */
+    TCP;
+
+    /** "auto", "rdma" or "tcp", as on the command line. */
+    public static TransportPreference parse(String text) {
+        try {
+            return valueOf(text.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("transport must be auto, rdma or tcp, got '" + text + "'");
+        }
+    }
+}

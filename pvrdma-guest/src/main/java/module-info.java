@@ -1,0 +1,6 @@
+/** RDMA-or-TCP channels, completion loops, PVRDMA and namespace awareness, the doctor. */
+module dev.verbs4j.guest {
+    requires transitive dev.verbs4j.verbs;
+    requires org.slf4j;
+    exports dev.verbs4j.guest;
+}

@@ -1,0 +1,46 @@
+package dev.verbs4j.guest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.verbs4j.verbs.Verbs;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The bootstrap exchange on a host without RDMA: TCP with no set-up at all, and forced RDMA refused. */
+class ChannelBootstrapTest {
+
+    @Test
+    void withoutADeviceAutoChoosesTcpAndSaysWhy() throws Exception {
+        assumeTrue(Verbs.devices().isEmpty(), "this host has an RDMA device");
+        try (ChannelPair pair = ChannelPair.open(ChannelConfig.defaults(), ChannelConfig.defaults())) {
+            assertEquals("tcp (reason: no RDMA device)", pair.server().transport().describe());
+            assertEquals("tcp (reason: no RDMA device)", pair.client().transport().describe());
+        }
+    }
+
+    @Test
+    void forcedRdmaWithoutADeviceFailsOnBothSides() throws Exception {
+        assumeTrue(Verbs.devices().isEmpty(), "this host has an RDMA device");
+        ChannelConfig rdma = ChannelConfig.defaults().transport(TransportPreference.RDMA);
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, ChannelConfig.defaults())) {
+            CompletableFuture<Channel> client = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), rdma));
+            ChannelException server = assertThrows(ChannelException.class, () -> listener.accept(Duration.ofSeconds(30)));
+            assertEquals(ChannelError.CONNECT_FAILED, server.error());
+            ExecutionException e = assertThrows(ExecutionException.class, () -> client.get(30, TimeUnit.SECONDS));
+            assertEquals(ChannelError.CONNECT_FAILED, ((ChannelException) e.getCause()).error());
+        }
+    }
+
+    @Test
+    void nothingListeningIsAConnectFailure() {
+        ChannelException e = assertThrows(ChannelException.class, () -> ChannelConnector.connect("127.0.0.1", 1,
+                ChannelConfig.defaults().connectTimeout(Duration.ofSeconds(2))));
+        assertEquals(ChannelError.CONNECT_FAILED, e.error());
+    }
+}

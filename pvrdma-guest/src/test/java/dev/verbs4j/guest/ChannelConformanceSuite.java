@@ -1,0 +1,319 @@
+package dev.verbs4j.guest;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every channel must do, whatever carries it. Each transport and completion mode runs this
+ * same suite: subclasses say how to configure the two ends, which transport must result, and
+ * how much work the environment can afford (the rig emulates a CPU, ~10x slower).
+ */
+abstract class ChannelConformanceSuite {
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    ChannelPair pair;
+
+    /** The configuration of one end; both ends share {@code loop}. */
+    abstract ChannelConfig config(CompletionLoop loop);
+
+    abstract CompletionMode mode();
+
+    abstract TransportKind expectedTransport();
+
+    /** Messages in the ordering test. */
+    int messageCount() {
+        return 200;
+    }
+
+    /** The largest message the suite sends (and the channels' maximum). */
+    int maxMessage() {
+        return 64 * 1024;
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        CompletionLoop loop = CompletionLoop.start(mode());
+        pair = ChannelPair.open(config(loop), config(loop));
+    }
+
+    @AfterEach
+    void disconnect() {
+        if (pair != null) {
+            pair.close();
+        }
+    }
+
+    static <T> T await(CompletableFuture<T> f) throws Exception {
+        try {
+            return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+
+    static ChannelException failure(CompletableFuture<?> f) throws Exception {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        return assertInstanceOf(ChannelException.class, e.getCause());
+    }
+
+    @Test
+    void bothEndsRunOnTheExpectedTransport() {
+        assertEquals(expectedTransport(), pair.server().transport().kind(), pair.server().transport().describe());
+        assertEquals(expectedTransport(), pair.client().transport().kind(), pair.client().transport().describe());
+        assertEquals(maxMessage(), pair.client().maxMessageSize());
+    }
+
+    @Test
+    void messagesOfManySizesArriveWhole() throws Exception {
+        int[] sizes = {0, 1, 7, 64, 1000, 4095, 4096, 4097, 10_000, maxMessage() - 1, maxMessage()};
+        for (int i = 0; i < sizes.length; i++) {
+            await(pair.client().send(ChannelTestBytes.pattern(i, sizes[i])));
+        }
+        for (int i = 0; i < sizes.length; i++) {
+            ChannelMessage m = await(pair.server().receive());
+            assertEquals(sizes[i], m.length(), "message " + i);
+            assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "bytes of message " + i);
+            assertFalse(m.hasImmediate());
+        }
+    }
+
+    @Test
+    void messagesArriveInOrderBothWays() throws Exception {
+        int n = messageCount();
+        List<CompletableFuture<Void>> sent = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            sent.add(pair.client().send(number(i)));
+            sent.add(pair.server().send(number(n + i)));
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, await(pair.server().receive()).data().get(INT, 0));
+            assertEquals(n + i, await(pair.client().receive()).data().get(INT, 0));
+        }
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    @Test
+    void immediateDataTravelsApartFromThePayload() throws Exception {
+        await(pair.client().send(ChannelTestBytes.pattern(1, 16), 0xCAFEBABE));
+        await(pair.client().send(MemorySegment.NULL, 42));
+        await(pair.client().send(ChannelTestBytes.pattern(2, 16)));
+        ChannelMessage a = await(pair.server().receive());
+        assertTrue(a.hasImmediate());
+        assertEquals(0xCAFEBABE, a.immediate());
+        assertEquals(-1, ChannelTestBytes.mismatch(a.data(), 1));
+        ChannelMessage b = await(pair.server().receive());
+        assertTrue(b.hasImmediate());
+        assertEquals(42, b.immediate());
+        assertEquals(0, b.length());
+        assertFalse(await(pair.server().receive()).hasImmediate());
+    }
+
+    @Test
+    void oneSidedWriteAndReadMoveExactlyTheBytesAsked() throws Exception {
+        int size = 32 * 1024;
+        try (RegisteredRegion target = pair.server().register(size);
+             RegisteredRegion source = pair.client().register(size);
+             RegisteredRegion back = pair.client().register(size)) {
+            target.memory().fill((byte) 0x5A);
+            await(pair.server().send(target.remote().toSegment()));
+            RemoteRegion remote = RemoteRegion.fromSegment(await(pair.client().receive()).data());
+            assertEquals(target.remote(), remote);
+
+            ChannelTestBytes.fill(source.memory(), 9);
+            await(pair.client().write(source, 100, remote, remote.at(1000), 5000));
+            MemorySegment t = target.memory();
+            assertEquals(-1, t.asSlice(1000, 5000).mismatch(source.memory().asSlice(100, 5000)));
+            assertEquals((byte) 0x5A, t.get(ValueLayout.JAVA_BYTE, 999), "byte before the write untouched");
+            assertEquals((byte) 0x5A, t.get(ValueLayout.JAVA_BYTE, 6000), "byte after the write untouched");
+
+            ChannelTestBytes.fill(t.asSlice(20_000, 3000), 77);
+            await(pair.client().read(back, 10, remote, remote.at(20_000), 3000));
+            assertEquals(-1, ChannelTestBytes.mismatch(back.memory().asSlice(10, 3000), 77));
+
+            await(pair.client().write(source, 0, remote, remote.at(size - 8), 8)); // the last bytes: in bounds
+        }
+    }
+
+    @Test
+    void aWrongKeyFailsWithRemoteAccess() throws Exception {
+        try (RegisteredRegion target = pair.server().register(4096);
+             RegisteredRegion source = pair.client().register(4096)) {
+            RemoteRegion wrongKey = target.remote().withKey(target.remote().key() ^ 0x5500);
+            ChannelException e = failure(pair.client().write(source, 0, wrongKey, wrongKey.address(), 64));
+            assertEquals(ChannelError.REMOTE_ACCESS, e.error(), e.getMessage());
+            assertEquals((byte) 0, target.memory().get(ValueLayout.JAVA_BYTE, 0), "nothing written");
+        }
+    }
+
+    @Test
+    void anAddressOutsideTheRegionFailsWithRemoteAccess() throws Exception {
+        try (RegisteredRegion target = pair.server().register(4096);
+             RegisteredRegion local = pair.client().register(4096)) {
+            RemoteRegion remote = target.remote();
+            ChannelException e = failure(pair.client().read(local, 0, remote, remote.at(4096 - 10), 64));
+            assertEquals(ChannelError.REMOTE_ACCESS, e.error(), e.getMessage());
+        }
+    }
+
+    @Test
+    void tooLargeAMessageIsRefusedLocally() {
+        ChannelException e = assertThrows(ChannelException.class,
+                () -> pair.client().send(MemorySegment.ofArray(new byte[maxMessage() + 1])));
+        assertEquals(ChannelError.LOCAL_LENGTH, e.error());
+    }
+
+    @Test
+    void aListenerGetsEveryMessageAndTheEnd() throws Exception {
+        List<Integer> got = new ArrayList<>();
+        CountDownLatch all = new CountDownLatch(10);
+        CompletableFuture<ChannelException> ended = new CompletableFuture<>();
+        pair.server().setListener(new ChannelListener() {
+            @Override
+            public void onMessage(Channel channel, ChannelMessage message) {
+                synchronized (got) {
+                    got.add(message.data().get(INT, 0));
+                }
+                all.countDown();
+            }
+
+            @Override
+            public void onClosed(Channel channel, ChannelException cause) {
+                ended.complete(cause);
+            }
+        });
+        for (int i = 0; i < 10; i++) {
+            pair.client().send(number(i));
+        }
+        assertTrue(all.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+        synchronized (got) {
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), got);
+        }
+        pair.client().close();
+        assertEquals(null, ended.get(WAIT.toSeconds(), TimeUnit.SECONDS), "an orderly close reports no cause");
+    }
+
+    @Test
+    void thePeersCloseIsSeenAfterItsLastMessages() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            pair.client().send(number(i));
+        }
+        pair.client().close();
+        assertFalse(pair.client().isOpen());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i, await(pair.server().receive()).data().get(INT, 0), "sent before the close");
+        }
+        assertEquals(ChannelError.PEER_CLOSED, failure(pair.server().receive()).error());
+        assertFalse(pair.server().isOpen());
+        assertThrows(ChannelException.class, () -> pair.server().send(number(1)));
+        ChannelException onClosed = assertThrows(ChannelException.class, () -> pair.client().send(number(1)));
+        assertEquals(ChannelError.CLOSED, onClosed.error());
+    }
+
+    @Test
+    void sendingWaitsWhileTheSendQueueIsFullAndFailsOnTheLoopThread() throws Exception {
+        // a write whose completion is held back keeps its slot: trySend must then say "full"
+        int depth = ChannelConfig.defaults().sendQueueDepth();
+        List<CompletableFuture<Void>> taken = new ArrayList<>();
+        CompletableFuture<Void> refused = null;
+        for (int i = 0; i < depth * 64 && refused == null; i++) {
+            CompletableFuture<Void> f = pair.client().trySend(ChannelTestBytes.pattern(i, maxMessage()), false, 0);
+            if (f == null) {
+                refused = CompletableFuture.completedFuture(null);
+            } else {
+                taken.add(f);
+            }
+        }
+        // whether or not the queue filled (TCP may drain into socket buffers as fast as we fill), every accepted
+        // send completes and the receiver gets them all in order
+        for (int i = 0; i < taken.size(); i++) {
+            ChannelMessage m = await(pair.server().receive());
+            assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "message " + i);
+        }
+        CompletableFuture.allOf(taken.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        CompletableFuture<ChannelException> fromLoop = new CompletableFuture<>();
+        pair.server().setListener((channel, message) -> {
+            try {
+                for (int i = 0; i < depth + 1; i++) {
+                    channel.send(number(i)); // never blocks the loop: fails fast when full instead
+                }
+                fromLoop.complete(null);
+            } catch (ChannelException e) {
+                fromLoop.complete(e);
+            }
+        });
+        pair.client().send(number(0));
+        ChannelException e = fromLoop.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        if (e != null) {
+            assertEquals(ChannelError.SEND_QUEUE_FULL, e.error());
+        }
+    }
+
+    @Test
+    void aKilledPeerFailsTheChannelInTimeWithNoPartialMessage() throws Exception {
+        pair.close();
+        pair = null;
+        CompletionLoop loop = CompletionLoop.start(mode());
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config(loop))) {
+            Process peer = ChannelPeerProcess.start("127.0.0.1", listener.port(), config(loop).transport(), mode(),
+                    maxMessage(), "stream");
+            try {
+                Channel channel = listener.accept(Duration.ofSeconds(120));
+                assertEquals(expectedTransport(), channel.transport().kind());
+                List<ChannelMessage> got = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    got.add(await(channel.receive()));
+                }
+                peer.destroyForcibly();
+                long killedAt = System.nanoTime();
+                ChannelException end = null;
+                while (end == null) {
+                    CompletableFuture<ChannelMessage> next = channel.receive();
+                    try {
+                        got.add(next.get(20, TimeUnit.SECONDS));
+                    } catch (ExecutionException e) {
+                        end = assertInstanceOf(ChannelException.class, e.getCause());
+                    }
+                    if (System.nanoTime() - killedAt > Duration.ofSeconds(20).toNanos()) {
+                        fail("the channel did not fail within 20 s of the peer being killed");
+                    }
+                }
+                assertEquals(ChannelError.PEER_LOST, end.error(), end.getMessage());
+                for (int i = 0; i < got.size(); i++) {
+                    ChannelMessage m = got.get(i);
+                    assertEquals(maxMessage(), m.length(), "message " + i + " arrived whole");
+                    assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "message " + i + " intact");
+                }
+                channel.close();
+            } finally {
+                peer.destroyForcibly();
+                peer.waitFor(10, TimeUnit.SECONDS);
+                loop.close();
+            }
+        }
+    }
+
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    static MemorySegment number(int i) {
+        return MemorySegment.ofArray(ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder()).putInt(0, i).array());
+    }
+}

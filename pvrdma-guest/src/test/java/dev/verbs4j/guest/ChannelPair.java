@@ -1,0 +1,30 @@
+package dev.verbs4j.guest;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Two connected channels in one JVM over loopback (the server end and the client end), on one shared loop. */
+record ChannelPair(Channel server, Channel client, CompletionLoop loop) implements AutoCloseable {
+
+    static ChannelPair open(ChannelConfig serverConfig, ChannelConfig clientConfig) throws Exception {
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, serverConfig)) {
+            CompletableFuture<Channel> client = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), clientConfig));
+            Channel server = listener.accept(Duration.ofSeconds(60));
+            return new ChannelPair(server, client.get(60, TimeUnit.SECONDS), serverConfig.loop());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } finally {
+            server.close();
+            if (loop != null) {
+                loop.close();
+            }
+        }
+    }
+}

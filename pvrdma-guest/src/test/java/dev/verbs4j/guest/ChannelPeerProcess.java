@@ -1,0 +1,69 @@
+package dev.verbs4j.guest;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The far end of a channel in its own JVM, so a test can kill it (or run it in another network
+ * namespace). Args: HOST PORT TRANSPORT MODE MAX_MESSAGE stream|echo. Prints the transport line
+ * first. "stream" sends pattern messages 0, 1, 2... of MAX_MESSAGE bytes until killed; "echo"
+ * returns every message until the channel ends.
+ */
+public final class ChannelPeerProcess {
+    private ChannelPeerProcess() {}
+
+    public static void main(String[] args) throws Exception {
+        ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.parse(args[2]))
+                .mode(CompletionMode.parse(args[3])).maxMessageSize(Integer.parseInt(args[4]))
+                .connectTimeout(Duration.ofSeconds(60));
+        try (Channel channel = ChannelConnector.connect(args[0], Integer.parseInt(args[1]), config)) {
+            System.out.println("transport: " + channel.transport().describe());
+            System.out.flush();
+            if (args[5].equals("stream")) {
+                for (int i = 0; ; i++) {
+                    channel.send(ChannelTestBytes.pattern(i, config.maxMessageSize()));
+                }
+            }
+            while (true) {
+                ChannelMessage m;
+                try {
+                    m = channel.receive().get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    System.out.println("ended: " + e.getCause().getMessage());
+                    return;
+                }
+                channel.send(m.data(), m.immediate()).get();
+            }
+        }
+    }
+
+    /** Starts the peer in a child JVM with this test class path; {@code prefix} (e.g. ip netns exec) goes first. */
+    static Process start(List<String> prefix, String host, int port, TransportPreference transport, CompletionMode mode,
+                         int maxMessage, String behaviour) throws Exception {
+        File log = File.createTempFile("channel-peer-", ".log");
+        log.deleteOnExit();
+        return start(prefix, host, port, transport, mode, maxMessage, behaviour, log);
+    }
+
+    /** As above, the child's output (stdout and stderr) going to {@code log}. */
+    static Process start(List<String> prefix, String host, int port, TransportPreference transport, CompletionMode mode,
+                         int maxMessage, String behaviour, File log) throws Exception {
+        List<String> command = new ArrayList<>(prefix);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path") + File.pathSeparator + System.getProperty("surefire.test.class.path", ""));
+        command.add(ChannelPeerProcess.class.getName());
+        command.addAll(List.of(host, Integer.toString(port), transport.name(), mode.name(), Integer.toString(maxMessage),
+                behaviour));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+    }
+
+    static Process start(String host, int port, TransportPreference transport, CompletionMode mode, int maxMessage,
+                         String behaviour) throws Exception {
+        return start(List.of(), host, port, transport, mode, maxMessage, behaviour);
+    }
+}

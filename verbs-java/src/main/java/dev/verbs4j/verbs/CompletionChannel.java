@@ -1,0 +1,110 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.Rdma;
+import dev.verbs4j.bindings.ibv_comp_channel;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code struct ibv_comp_channel}: a file descriptor that becomes readable when an armed CQ
+ * gets a completion. Event mode: arm, poll the CQ empty, wait here, then poll again.
+ * One thread waits on a channel at a time.
+ */
+public final class CompletionChannel extends NativeObject {
+    private static final MethodHandle CREATE =
+            NativeLibraries.verbs("ibv_create_comp_channel", Rdma.ibv_create_comp_channel$descriptor());
+    private static final MethodHandle DESTROY =
+            NativeLibraries.verbs("ibv_destroy_comp_channel", Rdma.ibv_destroy_comp_channel$descriptor());
+    private static final MethodHandle GET_CQ_EVENT =
+            NativeLibraries.verbs("ibv_get_cq_event", Rdma.ibv_get_cq_event$descriptor());
+
+    private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
+    private final int fd;
+    /** errno capture, poll scratch and the two out-pointers of ibv_get_cq_event: waits allocate nothing. */
+    private final Arena scratchArena = Arena.ofShared();
+    private final MemorySegment pollScratch = FileDescriptors.scratch(scratchArena);
+    private final MemorySegment errno = Errno.allocate(scratchArena);
+    private final MemorySegment cqOut = scratchArena.allocate(ValueLayout.ADDRESS);
+    private final MemorySegment ctxOut = scratchArena.allocate(ValueLayout.ADDRESS);
+
+    CompletionChannel(Context context) {
+        super("completion channel", create(context), context);
+        this.fd = ibv_comp_channel.fd(handle());
+    }
+
+    private static MemorySegment create(Context context) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment ch = (MemorySegment) CREATE.invokeExact(errno, context.pointer());
+            return Calls.checkPointer(ch, errno, "ibv_create_comp_channel", "cannot create a completion channel")
+                    .reinterpret(ibv_comp_channel.sizeof());
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    /** The channel's file descriptor, for callers that multiplex it themselves. */
+    public int fd() {
+        return fd;
+    }
+
+    /**
+     * Waits for the next CQ event and returns the CQ it belongs to, or null when {@code timeout}
+     * passes first. The event is counted for acknowledgement by that CQ; re-arm it before
+     * waiting again.
+     */
+    public CompletionQueue await(Duration timeout) {
+        return await(timeout == null ? -1 : timeout.toNanos());
+    }
+
+    /** {@link #await(Duration)} without the Duration: {@code timeoutNanos < 0} waits forever. Allocates nothing. */
+    public CompletionQueue await(long timeoutNanos) {
+        MemorySegment ch = handle();
+        if (!FileDescriptors.waitReadable(fd, timeoutNanos, pollScratch)) {
+            return null;
+        }
+        int rc;
+        try {
+            rc = (int) GET_CQ_EVENT.invokeExact(errno, ch, cqOut, ctxOut);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+        Calls.checkStatus(rc, errno, "ibv_get_cq_event", "waiting for a completion event failed");
+        long cqAddress = cqOut.get(ValueLayout.ADDRESS, 0).address();
+        CompletionQueue cq = queues.get(cqAddress);
+        if (cq == null) {
+            throw new IllegalStateException("event for an unknown CQ at 0x" + Long.toHexString(cqAddress));
+        }
+        cq.eventReceived();
+        return cq;
+    }
+
+    void attach(CompletionQueue cq) {
+        queues.put(cq.pointer().address(), cq);
+    }
+
+    void detach(long cqAddress) {
+        queues.remove(cqAddress);
+    }
+
+    MemorySegment pointer() {
+        return handle();
+    }
+
+    @Override
+    void destroy(MemorySegment ch) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            int rc = (int) DESTROY.invokeExact(errno, ch);
+            Calls.checkStatus(rc, errno, "ibv_destroy_comp_channel", "cannot destroy the completion channel");
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+        scratchArena.close();
+    }
+}

@@ -1,0 +1,153 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.Rdma;
+import dev.verbs4j.bindings.ibv_cq;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/** {@code struct ibv_cq}: where work completions arrive. */
+public final class CompletionQueue extends NativeObject {
+    private static final MethodHandle CREATE_CQ = NativeLibraries.verbs("ibv_create_cq", Rdma.ibv_create_cq$descriptor());
+    private static final MethodHandle DESTROY_CQ =
+            NativeLibraries.verbs("ibv_destroy_cq", Rdma.ibv_destroy_cq$descriptor());
+    private static final MethodHandle ACK_CQ_EVENTS =
+            NativeLibraries.verbs("ibv_ack_cq_events", Rdma.ibv_ack_cq_events$descriptor());
+
+    private final Context context;
+    private final CompletionChannel channel;
+    private final MemorySegment pollCqFn;
+    private final MemorySegment reqNotifyCqFn;
+    private final int capacity;
+    /** Events taken from the channel and not yet acknowledged; destroy would wait for them forever. */
+    private int unackedEvents;
+
+    CompletionQueue(Context context, int minEntries, CompletionChannel channel, int vector) {
+        super("completion queue", create(context, minEntries, channel, vector), context);
+        this.context = context;
+        this.channel = channel;
+        this.pollCqFn = context.ops().pollCq;
+        this.reqNotifyCqFn = context.ops().reqNotifyCq;
+        this.capacity = ibv_cq.cqe(handle());
+        if (channel != null) {
+            channel.attach(this);
+        }
+    }
+
+    private static MemorySegment create(Context context, int minEntries, CompletionChannel channel, int vector) {
+        if (minEntries <= 0) {
+            throw new IllegalArgumentException("a CQ needs at least one entry, got " + minEntries);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment ch = channel == null ? MemorySegment.NULL : channel.pointer();
+            MemorySegment cq = (MemorySegment) CREATE_CQ.invokeExact(errno, context.pointer(), minEntries,
+                    MemorySegment.NULL, ch, vector);
+            return Calls.checkPointer(cq, errno, "ibv_create_cq", "cannot create a CQ of " + minEntries
+                    + " entries (completion vector " + vector + ")").reinterpret(ibv_cq.sizeof());
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    public Context context() {
+        return context;
+    }
+
+    /** Entries the provider actually allocated (at least what was asked for). */
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Polls up to {@code batch.capacity()} completions into {@code batch}; returns how many
+     * (0 when the CQ is empty). Allocates nothing.
+     */
+    public int poll(WorkCompletions batch) {
+        MemorySegment cq = handle();
+        int n;
+        try {
+            n = (int) ContextOps.POLL_CQ.invokeExact(pollCqFn, cq, batch.capacity(), batch.segment());
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+        if (n < 0) {
+            batch.count = 0;
+            throw new VerbsException("polling the CQ failed", "ibv_poll_cq", -n > 0 ? -n : Errno.EIO,
+                    "the CQ overran (more outstanding work than CQ entries) or the device failed");
+        }
+        batch.count = n;
+        return n;
+    }
+
+    /**
+     * Arms the CQ: the next completion (or the next solicited one) produces an event on the
+     * completion channel. Poll once more after arming, or a completion that arrived in between
+     * is never signalled.
+     */
+    public void requestNotification(boolean solicitedOnly) {
+        if (channel == null) {
+            throw new IllegalStateException("this CQ has no completion channel; create it with one to use events");
+        }
+        int rc;
+        try {
+            rc = (int) ContextOps.REQ_NOTIFY_CQ.invokeExact(reqNotifyCqFn, handle(), solicitedOnly ? 1 : 0);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+        if (rc != 0) {
+            throw Hints.exception("cannot arm the CQ", "ibv_req_notify_cq", rc);
+        }
+    }
+
+    public CompletionChannel channel() {
+        return channel;
+    }
+
+    /** Counts an event taken from the channel; acknowledges in batches (acking is a mutex round trip). */
+    synchronized void eventReceived() {
+        if (++unackedEvents >= 64) {
+            acknowledgeEvents();
+        }
+    }
+
+    /** Acknowledges every event received so far (ibv_ack_cq_events). */
+    public synchronized void acknowledgeEvents() {
+        if (unackedEvents > 0) {
+            ack(handle(), unackedEvents);
+            unackedEvents = 0;
+        }
+    }
+
+    private static void ack(MemorySegment cq, int n) {
+        try (Arena arena = Arena.ofConfined()) {
+            ACK_CQ_EVENTS.invokeExact(Errno.allocate(arena), cq, n);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    MemorySegment pointer() {
+        return handle();
+    }
+
+    @Override
+    void destroy(MemorySegment cq) {
+        synchronized (this) {
+            if (unackedEvents > 0) {
+                ack(cq, unackedEvents);
+                unackedEvents = 0;
+            }
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            int rc = (int) DESTROY_CQ.invokeExact(errno, cq);
+            Calls.checkStatus(rc, errno, "ibv_destroy_cq", "cannot destroy the CQ");
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+        if (channel != null) {
+            channel.detach(cq.address());
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.verbs4j.verbs;
+
+/**
+ * One entry of the device list (what {@code ibv_devices} prints).
+ *
+ * @param name          kernel name, e.g. {@code rxe0} or {@code vmw_pvrdma0}
+ * @param guid          node GUID in host byte order
+ * @param nodeType      IBV_NODE_* value (1 = CA, 4 = RNIC)
+ * @param transportType IBV_TRANSPORT_* value (0 = IB, 1 = iWARP)
+ */
+public record DeviceInfo(String name, long guid, int nodeType, int transportType) {
+    /** GUID as ibv_devices prints it: 16 hex digits. */
+    public String guidHex() {
+        return String.format("%016x", guid);
+    }
+}

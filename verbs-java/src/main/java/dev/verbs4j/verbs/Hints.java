@@ -1,0 +1,33 @@
+package dev.verbs4j.verbs;
+
+/** What a user can do about a failing verb: the messages experts give on the mailing lists. */
+final class Hints {
+    private Hints() {}
+
+    static VerbsException exception(String what, String verb, int errno) {
+        if (errno == Errno.ENOMEM && (verb.startsWith("ibv_reg_mr") || verb.startsWith("ibv_create"))) {
+            return new MemoryLockLimitException(what, verb, MemlockLimit.current());
+        }
+        return new VerbsException(what, verb, errno, hint(verb, errno));
+    }
+
+    static String hint(String verb, int errno) {
+        return switch (errno) {
+            case Errno.ENOSYS -> "the kernel has no RDMA support (no ib_uverbs); use a host with an RDMA "
+                    + "device or the soft-RoCE rig (ci/rig)";
+            case Errno.ENODEV -> "no such RDMA device, or it went away; list devices with 'bin/verbs4j devices'";
+            case Errno.EACCES, Errno.EPERM -> "no permission on /dev/infiniband/*: run as a user with access "
+                    + "(group rdma) or as root";
+            case Errno.EINVAL -> switch (verb) {
+                case "ibv_modify_qp" -> "an attribute is missing or out of range for this QP state transition";
+                case "ibv_query_gid", "_ibv_query_gid_table" -> "GID index out of range for this port";
+                default -> "an argument is out of range for this device; compare with its query_device limits";
+            };
+            case Errno.EBUSY -> "objects created from it are still in use; destroy them first";
+            case Errno.EOPNOTSUPP -> "the device or its provider does not support this";
+            case Errno.ETIMEDOUT -> "the peer did not answer in time: is it running, and is the address/GID right?";
+            case Errno.ECONNREFUSED -> "the peer rejected the connection or nothing listens there";
+            default -> null;
+        };
+    }
+}

@@ -1,0 +1,58 @@
+package dev.verbs4j.verbs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * RLIMIT_MEMLOCK of this process: memory registration pins pages, and the pinned total may not
+ * exceed it (unless the process has CAP_IPC_LOCK).
+ *
+ * @param soft the soft limit in bytes, or {@link #UNLIMITED}
+ * @param hard the hard limit in bytes, or {@link #UNLIMITED}
+ */
+public record MemlockLimit(long soft, long hard) {
+    public static final long UNLIMITED = -1;
+    private static final int RLIMIT_MEMLOCK = 8; // Linux, all architectures verbs4j runs on
+    private static final MethodHandle GETRLIMIT = NativeLibraries.libc("getrlimit",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+
+    /** Reads the limit in force now. */
+    public static MemlockLimit current() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment rlimit = arena.allocate(16, 8);
+            int rc = (int) GETRLIMIT.invokeExact(errno, RLIMIT_MEMLOCK, rlimit);
+            if (rc != 0) {
+                return new MemlockLimit(0, 0);
+            }
+            return new MemlockLimit(rlimit.get(ValueLayout.JAVA_LONG, 0), rlimit.get(ValueLayout.JAVA_LONG, 8));
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    public boolean isUnlimited() {
+        return soft == UNLIMITED;
+    }
+
+    /** Human-readable form, e.g. "8 MiB (hard 8 MiB)". */
+    public String describe() {
+        return size(soft) + " (hard " + size(hard) + ")";
+    }
+
+    private static String size(long bytes) {
+        if (bytes == UNLIMITED) {
+            return "unlimited";
+        }
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        if (bytes >= 1024 && bytes % 1024 == 0) {
+            return (bytes >> 10) + " KiB";
+        }
+        return bytes + " bytes";
+    }
+}

@@ -1,0 +1,174 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.ibv_recv_wr;
+import dev.verbs4j.bindings.ibv_sge;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A chain of receive work requests ({@code ibv_recv_wr} + {@code ibv_sge}) built once in native
+ * memory and posted without allocating, to a QP's receive queue or to an SRQ. Same rules as
+ * {@link PreparedSend}: one thread at a time, reusable as soon as post returns.
+ *
+ * <p>A UD receive buffer must have 40 bytes in front of the payload: the device writes the
+ * global route header there.
+ */
+public final class PreparedReceive implements AutoCloseable {
+    private static final long WR_SIZE = ibv_recv_wr.sizeof();
+    private static final long SGE_SIZE = ibv_sge.sizeof();
+    private static final long WR_ID = ibv_recv_wr.wr_id$offset();
+    private static final long NEXT = ibv_recv_wr.next$offset();
+    private static final long SG_LIST = ibv_recv_wr.sg_list$offset();
+    private static final long NUM_SGE = ibv_recv_wr.num_sge$offset();
+    private static final long SGE_ADDR = ibv_sge.addr$offset();
+    private static final long SGE_LENGTH = ibv_sge.length$offset();
+    private static final long SGE_LKEY = ibv_sge.lkey$offset();
+
+    private final NativeObject target;
+    private final MemorySegment postFn;
+    private final String verb;
+    private final Arena arena;
+    private final MemorySegment chain;
+    private final MemorySegment sges;
+    private final MemorySegment badWr;
+    private final int length;
+    private final int sgesPerRequest;
+
+    PreparedReceive(NativeObject target, MemorySegment postFn, String verb, int chainLength, int sgesPerRequest) {
+        if (chainLength < 1) {
+            throw new IllegalArgumentException("a chain needs at least one work request, got " + chainLength);
+        }
+        if (sgesPerRequest < 0) {
+            throw new IllegalArgumentException("SGEs per request must be >= 0, got " + sgesPerRequest);
+        }
+        if (!ContextOps.provided(postFn)) {
+            throw new UnsupportedOperationException("the provider has no " + verb);
+        }
+        this.target = target;
+        this.postFn = postFn;
+        this.verb = verb;
+        this.length = chainLength;
+        this.sgesPerRequest = sgesPerRequest;
+        this.arena = Arena.ofShared();
+        this.chain = arena.allocate(WR_SIZE * chainLength, 8);
+        this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
+        this.badWr = arena.allocate(ADDRESS);
+        for (int i = 0; i < chainLength; i++) {
+            long wr = i * WR_SIZE;
+            chain.set(ADDRESS, wr + NEXT, i + 1 < chainLength ? chain.asSlice(wr + WR_SIZE) : MemorySegment.NULL);
+            chain.set(ADDRESS, wr + SG_LIST, sgesPerRequest == 0 ? MemorySegment.NULL
+                    : sges.asSlice(i * sgesPerRequest * SGE_SIZE));
+            chain.set(JAVA_INT, wr + NUM_SGE, sgesPerRequest);
+        }
+    }
+
+    public int size() {
+        return length;
+    }
+
+    public PreparedReceive wrId(int wr, long wrId) {
+        checkWr(wr);
+        chain.set(JAVA_LONG, wr * WR_SIZE + WR_ID, wrId);
+        return this;
+    }
+
+    public PreparedReceive sgeCount(int wr, int count) {
+        checkWr(wr);
+        if (count < 0 || count > sgesPerRequest) {
+            throw new IllegalArgumentException("work request " + wr + " has room for " + sgesPerRequest
+                    + " SGEs, asked to use " + count);
+        }
+        chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
+        return this;
+    }
+
+    /** Where received bytes go: {@code length} bytes at {@code offset} in {@code mr}. */
+    public PreparedReceive sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
+        if (mr.isClosed()) {
+            throw new IllegalStateException("memory region is closed");
+        }
+        if (offset < 0 || length < 0 || offset + length > mr.length()) {
+            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside " + mr);
+        }
+        return sge(wr, sge, mr.address() + offset, length, mr.lkey());
+    }
+
+    public PreparedReceive sge(int wr, int sge, long address, int length, int lkey) {
+        long at = sgeOffset(wr, sge);
+        sges.set(JAVA_LONG, at + SGE_ADDR, address);
+        sges.set(JAVA_INT, at + SGE_LENGTH, length);
+        sges.set(JAVA_INT, at + SGE_LKEY, lkey);
+        return this;
+    }
+
+    public PreparedReceive length(int wr, int sge, int length) {
+        sges.set(JAVA_INT, sgeOffset(wr, sge) + SGE_LENGTH, length);
+        return this;
+    }
+
+    public PreparedReceive address(int wr, int sge, long address) {
+        sges.set(JAVA_LONG, sgeOffset(wr, sge) + SGE_ADDR, address);
+        return this;
+    }
+
+    public PreparedReceive wrId(long wrId) {
+        return wrId(0, wrId);
+    }
+
+    /** Posts the whole chain. */
+    public void post() {
+        post(length);
+    }
+
+    /** Posts the first {@code count} requests. */
+    public void post(int count) {
+        if (count < 1 || count > length) {
+            throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
+        }
+        MemorySegment handle = target.handle();
+        long lastNext = (count - 1) * WR_SIZE + NEXT;
+        if (count < length) {
+            chain.set(JAVA_LONG, lastNext, 0L);
+        }
+        int rc;
+        try {
+            rc = (int) ContextOps.POST_RECV.invokeExact(postFn, handle, chain, badWr);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        } finally {
+            if (count < length) {
+                chain.set(JAVA_LONG, lastNext, chain.address() + count * WR_SIZE);
+            }
+        }
+        if (rc != 0) {
+            long bad = badWr.get(ADDRESS, 0).address() - chain.address();
+            int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
+            long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
+            throw new WorkRequestException(verb, Math.abs(rc), index, count, wrId);
+        }
+    }
+
+    private void checkWr(int wr) {
+        if (wr < 0 || wr >= length) {
+            throw new IndexOutOfBoundsException("work request " + wr + " of a chain of " + length);
+        }
+    }
+
+    private long sgeOffset(int wr, int sge) {
+        checkWr(wr);
+        if (sge < 0 || sge >= sgesPerRequest) {
+            throw new IndexOutOfBoundsException("SGE " + sge + " of " + sgesPerRequest + " per request");
+        }
+        return (wr * (long) sgesPerRequest + sge) * SGE_SIZE;
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

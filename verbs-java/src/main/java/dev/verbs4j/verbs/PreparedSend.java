@@ -1,0 +1,392 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.ibv_send_wr;
+import dev.verbs4j.bindings.ibv_sge;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A chain of send work requests ({@code ibv_send_wr} + {@code ibv_sge} arrays) laid out once in
+ * its own native memory. Setters write straight into that memory and {@link #post()} hands it
+ * to the provider's post_send: nothing is allocated per post, so one object can be posted
+ * millions of times, changing only what varies (length, wr_id, remote address...).
+ *
+ * <p>Requests are addressed by their index in the chain; the one-argument setters address
+ * request 0 (and its first SGE), the common single-request case. Defaults: opcode SEND, no
+ * flags, every SGE of a request in use.
+ *
+ * <p>Not thread-safe: give each posting thread its own PreparedSend (several threads may post
+ * to the same QP, each with its own). The provider copies the requests during post, so they may
+ * be changed again as soon as post returns.
+ */
+public final class PreparedSend implements AutoCloseable {
+    private static final long WR_SIZE = ibv_send_wr.sizeof();
+    private static final long SGE_SIZE = ibv_sge.sizeof();
+    private static final long WR_ID = ibv_send_wr.wr_id$offset();
+    private static final long NEXT = ibv_send_wr.next$offset();
+    private static final long SG_LIST = ibv_send_wr.sg_list$offset();
+    private static final long NUM_SGE = ibv_send_wr.num_sge$offset();
+    private static final long OPCODE = ibv_send_wr.opcode$offset();
+    private static final long SEND_FLAGS = ibv_send_wr.send_flags$offset();
+    private static final long IMM_DATA = ibv_send_wr.imm_data$offset();
+    private static final long UNION = ibv_send_wr.wr$offset();
+    private static final long RDMA_REMOTE_ADDR = UNION + ibv_send_wr.wr.rdma$offset()
+            + ibv_send_wr.wr.rdma.remote_addr$offset();
+    private static final long RDMA_RKEY = UNION + ibv_send_wr.wr.rdma$offset() + ibv_send_wr.wr.rdma.rkey$offset();
+    private static final long ATOMIC_REMOTE_ADDR = UNION + ibv_send_wr.wr.atomic$offset()
+            + ibv_send_wr.wr.atomic.remote_addr$offset();
+    private static final long ATOMIC_COMPARE_ADD = UNION + ibv_send_wr.wr.atomic$offset()
+            + ibv_send_wr.wr.atomic.compare_add$offset();
+    private static final long ATOMIC_SWAP = UNION + ibv_send_wr.wr.atomic$offset() + ibv_send_wr.wr.atomic.swap$offset();
+    private static final long ATOMIC_RKEY = UNION + ibv_send_wr.wr.atomic$offset() + ibv_send_wr.wr.atomic.rkey$offset();
+    private static final long UD_AH = UNION + ibv_send_wr.wr.ud$offset() + ibv_send_wr.wr.ud.ah$offset();
+    private static final long UD_REMOTE_QPN = UNION + ibv_send_wr.wr.ud$offset() + ibv_send_wr.wr.ud.remote_qpn$offset();
+    private static final long UD_REMOTE_QKEY = UNION + ibv_send_wr.wr.ud$offset()
+            + ibv_send_wr.wr.ud.remote_qkey$offset();
+    private static final long SGE_ADDR = ibv_sge.addr$offset();
+    private static final long SGE_LENGTH = ibv_sge.length$offset();
+    private static final long SGE_LKEY = ibv_sge.lkey$offset();
+
+    private final QueuePair qp;
+    private final MemorySegment postSendFn;
+    private final Arena arena;
+    private final MemorySegment chain;
+    private final MemorySegment sges;
+    private final MemorySegment badWr;
+    private final int length;
+    private final int sgesPerRequest;
+    private final int maxInline;
+    // Java copies of what validation and the opcode-dependent union layout need
+    private final SendOpcode[] opcodes;
+    private final int[] flags;
+    private final long[] remoteAddress;
+    private final int[] rkey;
+    private final long[] compareAdd;
+    private final long[] swap;
+    private final AddressHandle[] addressHandles;
+
+    PreparedSend(QueuePair qp, int chainLength, int sgesPerRequest) {
+        if (chainLength < 1) {
+            throw new IllegalArgumentException("a chain needs at least one work request, got " + chainLength);
+        }
+        if (sgesPerRequest < 0 || sgesPerRequest > qp.capabilities().maxSendSge()) {
+            throw new IllegalArgumentException("this QP allows " + qp.capabilities().maxSendSge()
+                    + " SGEs per send (max_send_sge), asked for " + sgesPerRequest);
+        }
+        if (chainLength > qp.capabilities().maxSendWorkRequests()) {
+            throw new IllegalArgumentException("a chain of " + chainLength + " cannot fit a send queue of "
+                    + qp.capabilities().maxSendWorkRequests() + " (max_send_wr)");
+        }
+        this.qp = qp;
+        this.postSendFn = qp.ops().postSend;
+        this.length = chainLength;
+        this.sgesPerRequest = sgesPerRequest;
+        this.maxInline = qp.capabilities().maxInlineData();
+        this.arena = Arena.ofShared();
+        this.chain = arena.allocate(WR_SIZE * chainLength, 8);
+        this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
+        this.badWr = arena.allocate(ADDRESS);
+        this.opcodes = new SendOpcode[chainLength];
+        this.flags = new int[chainLength];
+        this.remoteAddress = new long[chainLength];
+        this.rkey = new int[chainLength];
+        this.compareAdd = new long[chainLength];
+        this.swap = new long[chainLength];
+        this.addressHandles = new AddressHandle[chainLength];
+        for (int i = 0; i < chainLength; i++) {
+            long wr = i * WR_SIZE;
+            chain.set(ADDRESS, wr + NEXT, i + 1 < chainLength ? chain.asSlice(wr + WR_SIZE) : MemorySegment.NULL);
+            chain.set(ADDRESS, wr + SG_LIST, sgesPerRequest == 0 ? MemorySegment.NULL
+                    : sges.asSlice(i * sgesPerRequest * SGE_SIZE));
+            chain.set(JAVA_INT, wr + NUM_SGE, sgesPerRequest);
+            opcodes[i] = SendOpcode.SEND;
+            chain.set(JAVA_INT, wr + OPCODE, SendOpcode.SEND.value());
+        }
+    }
+
+    /** Number of work requests in the chain. */
+    public int size() {
+        return length;
+    }
+
+    public QueuePair queuePair() {
+        return qp;
+    }
+
+    // ---- per-request fields --------------------------------------------------------------
+
+    public PreparedSend opcode(int wr, SendOpcode opcode) {
+        checkWr(wr);
+        if (!opcode.allowedOn(qp.type())) {
+            throw new IllegalArgumentException(opcode + " is not possible on a " + qp.type() + " QP");
+        }
+        if (opcode.isAtomic() && !qp.deviceAttributes().supportsAtomics()) {
+            throw new UnsupportedOperationException("device " + qp.context().name()
+                    + " does not support atomics (atomic_cap NONE)");
+        }
+        if ((flags[wr] & SendFlag.INLINE.bit()) != 0 && !inlineAllowed(opcode)) {
+            throw new IllegalArgumentException("INLINE is set on work request " + wr + " and " + opcode
+                    + " cannot carry inline data");
+        }
+        opcodes[wr] = opcode;
+        chain.set(JAVA_INT, wr * WR_SIZE + OPCODE, opcode.value());
+        writeRemote(wr);
+        return this;
+    }
+
+    /** Send flags, a {@link SendFlag#mask} value. */
+    public PreparedSend flags(int wr, int sendFlags) {
+        checkWr(wr);
+        if ((sendFlags & SendFlag.INLINE.bit()) != 0) {
+            if (maxInline == 0) {
+                throw new IllegalArgumentException("this QP has max_inline_data 0, so INLINE is not possible "
+                        + "(ask for QpCapabilities.withInlineData; some devices, e.g. PVRDMA, support none)");
+            }
+            if (!inlineAllowed(opcodes[wr])) {
+                throw new IllegalArgumentException(opcodes[wr] + " cannot carry inline data");
+            }
+        }
+        int old = flags[wr];
+        flags[wr] = sendFlags;
+        try {
+            checkInline(wr);
+        } catch (IllegalArgumentException e) {
+            flags[wr] = old;
+            throw e;
+        }
+        chain.set(JAVA_INT, wr * WR_SIZE + SEND_FLAGS, sendFlags);
+        return this;
+    }
+
+    public PreparedSend wrId(int wr, long wrId) {
+        checkWr(wr);
+        chain.set(JAVA_LONG, wr * WR_SIZE + WR_ID, wrId);
+        return this;
+    }
+
+    /** Immediate data as the receiver will read it from its completion (sent in network order). */
+    public PreparedSend immediate(int wr, int value) {
+        checkWr(wr);
+        chain.set(JAVA_INT, wr * WR_SIZE + IMM_DATA, Integer.reverseBytes(value));
+        return this;
+    }
+
+    /** Target of an RDMA read/write or atomic: the peer's address and the rkey of its region. */
+    public PreparedSend remote(int wr, long address, int remoteKey) {
+        checkWr(wr);
+        if (qp.type() == QpType.UD) {
+            throw new IllegalArgumentException("UD QPs have no remote memory access; address sends with ud(...)");
+        }
+        remoteAddress[wr] = address;
+        rkey[wr] = remoteKey;
+        writeRemote(wr);
+        return this;
+    }
+
+    /** Compare value (CMP_AND_SWP) or addend (FETCH_AND_ADD). */
+    public PreparedSend compareAdd(int wr, long value) {
+        checkWr(wr);
+        compareAdd[wr] = value;
+        writeRemote(wr);
+        return this;
+    }
+
+    /** Value swapped in by CMP_AND_SWP when the compare matches. */
+    public PreparedSend swap(int wr, long value) {
+        checkWr(wr);
+        swap[wr] = value;
+        writeRemote(wr);
+        return this;
+    }
+
+    /** UD destination: an address handle, the peer QP number and its Q_Key. */
+    public PreparedSend ud(int wr, AddressHandle ah, int remoteQpNumber, int qkey) {
+        checkWr(wr);
+        if (qp.type() != QpType.UD) {
+            throw new IllegalArgumentException("address handles address UD sends; this QP is " + qp.type());
+        }
+        long at = wr * WR_SIZE;
+        chain.set(ADDRESS, at + UD_AH, ah.pointer());
+        chain.set(JAVA_INT, at + UD_REMOTE_QPN, remoteQpNumber);
+        chain.set(JAVA_INT, at + UD_REMOTE_QKEY, qkey);
+        addressHandles[wr] = ah;
+        return this;
+    }
+
+    /** How many of the request's SGEs are used (0 for a zero-length send). */
+    public PreparedSend sgeCount(int wr, int count) {
+        checkWr(wr);
+        if (count < 0 || count > sgesPerRequest) {
+            throw new IllegalArgumentException("work request " + wr + " has room for " + sgesPerRequest
+                    + " SGEs, asked to use " + count);
+        }
+        chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
+        checkInline(wr);
+        return this;
+    }
+
+    /** One scatter/gather entry: {@code length} bytes at {@code offset} in {@code mr}. */
+    public PreparedSend sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
+        if (mr.isClosed()) {
+            throw new IllegalStateException("memory region is closed");
+        }
+        if (offset < 0 || length < 0 || offset + length > mr.length()) {
+            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside " + mr);
+        }
+        return sge(wr, sge, mr.address() + offset, length, mr.lkey());
+    }
+
+    public PreparedSend sge(int wr, int sge, long address, int length, int lkey) {
+        long at = sgeOffset(wr, sge);
+        sges.set(JAVA_LONG, at + SGE_ADDR, address);
+        sges.set(JAVA_INT, at + SGE_LENGTH, length);
+        sges.set(JAVA_INT, at + SGE_LKEY, lkey);
+        checkInline(wr);
+        return this;
+    }
+
+    public PreparedSend length(int wr, int sge, int length) {
+        long at = sgeOffset(wr, sge);
+        sges.set(JAVA_INT, at + SGE_LENGTH, length);
+        checkInline(wr);
+        return this;
+    }
+
+    public PreparedSend address(int wr, int sge, long address) {
+        sges.set(JAVA_LONG, sgeOffset(wr, sge) + SGE_ADDR, address);
+        return this;
+    }
+
+    // ---- shortcuts for request 0 ---------------------------------------------------------
+
+    public PreparedSend wrId(long wrId) {
+        return wrId(0, wrId);
+    }
+
+    public PreparedSend length(int length) {
+        return length(0, 0, length);
+    }
+
+    public PreparedSend remote(long address, int remoteKey) {
+        return remote(0, address, remoteKey);
+    }
+
+    public PreparedSend immediate(int value) {
+        return immediate(0, value);
+    }
+
+    // ---- posting -------------------------------------------------------------------------
+
+    /** Posts the whole chain. */
+    public void post() {
+        post(length);
+    }
+
+    /** Posts the first {@code count} requests of the chain. */
+    public void post(int count) {
+        if (count < 1 || count > length) {
+            throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
+        }
+        MemorySegment qpHandle = qp.pointer();
+        if (qp.type() == QpType.UD) {
+            checkAddressHandles(count);
+        }
+        long lastNext = (count - 1) * WR_SIZE + NEXT;
+        if (count < length) {
+            chain.set(JAVA_LONG, lastNext, 0L);
+        }
+        int rc;
+        try {
+            rc = (int) ContextOps.POST_SEND.invokeExact(postSendFn, qpHandle, chain, badWr);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        } finally {
+            if (count < length) {
+                chain.set(JAVA_LONG, lastNext, chain.address() + count * WR_SIZE);
+            }
+        }
+        if (rc != 0) {
+            throw failure(rc, count);
+        }
+    }
+
+    private WorkRequestException failure(int rc, int count) {
+        long bad = badWr.get(ADDRESS, 0).address() - chain.address();
+        int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
+        long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
+        return new WorkRequestException("ibv_post_send", Math.abs(rc), index, count, wrId);
+    }
+
+    private void checkAddressHandles(int count) {
+        for (int i = 0; i < count; i++) {
+            AddressHandle ah = addressHandles[i];
+            if (ah == null) {
+                throw new IllegalStateException("UD work request " + i + " has no destination; call ud(...)");
+            }
+            ah.pointer(); // throws if the address handle was closed: the provider would read freed memory
+        }
+    }
+
+    // ---- helpers -------------------------------------------------------------------------
+
+    private static boolean inlineAllowed(SendOpcode opcode) {
+        return opcode != SendOpcode.RDMA_READ && !opcode.isAtomic();
+    }
+
+    /** The union holds rdma or atomic fields at overlapping offsets: write the set the opcode reads. */
+    private void writeRemote(int wr) {
+        long at = wr * WR_SIZE;
+        if (qp.type() == QpType.UD) {
+            return;
+        }
+        if (opcodes[wr].isAtomic()) {
+            chain.set(JAVA_LONG, at + ATOMIC_REMOTE_ADDR, remoteAddress[wr]);
+            chain.set(JAVA_LONG, at + ATOMIC_COMPARE_ADD, compareAdd[wr]);
+            chain.set(JAVA_LONG, at + ATOMIC_SWAP, swap[wr]);
+            chain.set(JAVA_INT, at + ATOMIC_RKEY, rkey[wr]);
+        } else {
+            chain.set(JAVA_LONG, at + RDMA_REMOTE_ADDR, remoteAddress[wr]);
+            chain.set(JAVA_INT, at + RDMA_RKEY, rkey[wr]);
+        }
+    }
+
+    private void checkInline(int wr) {
+        if ((flags[wr] & SendFlag.INLINE.bit()) == 0) {
+            return;
+        }
+        int used = chain.get(JAVA_INT, wr * WR_SIZE + NUM_SGE);
+        long total = 0;
+        for (int s = 0; s < used; s++) {
+            total += Integer.toUnsignedLong(sges.get(JAVA_INT, sgeOffset(wr, s) + SGE_LENGTH));
+        }
+        if (total > maxInline) {
+            throw new IllegalArgumentException("work request " + wr + " carries " + total
+                    + " bytes inline but this QP allows " + maxInline + " (max_inline_data)");
+        }
+    }
+
+    private void checkWr(int wr) {
+        if (wr < 0 || wr >= length) {
+            throw new IndexOutOfBoundsException("work request " + wr + " of a chain of " + length);
+        }
+    }
+
+    private long sgeOffset(int wr, int sge) {
+        checkWr(wr);
+        if (sge < 0 || sge >= sgesPerRequest) {
+            throw new IndexOutOfBoundsException("SGE " + sge + " of " + sgesPerRequest + " per request");
+        }
+        return (wr * (long) sgesPerRequest + sge) * SGE_SIZE;
+    }
+
+    /** Frees the native chain. Must not race with a post from another thread. */
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

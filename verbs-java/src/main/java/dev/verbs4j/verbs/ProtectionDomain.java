@@ -1,0 +1,83 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.Rdma;
+import dev.verbs4j.bindings.ibv_pd;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Set;
+
+/** {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. */
+public final class ProtectionDomain extends NativeObject {
+    private static final MethodHandle ALLOC_PD = NativeLibraries.verbs("ibv_alloc_pd", Rdma.ibv_alloc_pd$descriptor());
+    private static final MethodHandle DEALLOC_PD =
+            NativeLibraries.verbs("ibv_dealloc_pd", Rdma.ibv_dealloc_pd$descriptor());
+
+    private final Context context;
+
+    ProtectionDomain(Context context) {
+        super("protection domain", alloc(context), context);
+        this.context = context;
+    }
+
+    private static MemorySegment alloc(Context context) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
+            return Calls.checkPointer(pd, errno, "ibv_alloc_pd", "cannot allocate a protection domain on "
+                    + context.name()).reinterpret(ibv_pd.sizeof());
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    public Context context() {
+        return context;
+    }
+
+    /**
+     * Registers native memory for RDMA. Heap segments are refused: the device reads and writes
+     * the memory after the call returns, and the GC moves heap arrays.
+     */
+    public MemoryRegion register(MemorySegment memory, Set<Access> access) {
+        return new MemoryRegion(this, memory, Access.mask(access));
+    }
+
+    /** Creates a queue pair (ibv_create_qp) in RESET state; connect it with toInit/toRtr/toRts. */
+    public QueuePair createQueuePair(QpInitAttributes attributes) {
+        return QueuePair.create(this, attributes);
+    }
+
+    /** Creates a shared receive queue (ibv_create_srq) that QPs of this PD can receive from. */
+    public SharedReceiveQueue createSharedReceiveQueue(int maxWorkRequests, int maxSge) {
+        return SharedReceiveQueue.create(this, maxWorkRequests, maxSge);
+    }
+
+    /** Creates an address handle (ibv_create_ah) for UD sends to {@code address}. */
+    public AddressHandle createAddressHandle(AddressVector address) {
+        return AddressHandle.create(this, address);
+    }
+
+    /**
+     * An address handle back to the sender of received UD datagram {@code index} in
+     * {@code completions}; {@code grh} is the first 40 bytes of its receive buffer.
+     */
+    public AddressHandle createAddressHandle(WorkCompletions completions, int index, MemorySegment grh, int port) {
+        return AddressHandle.replyTo(this, completions, index, grh, port);
+    }
+
+    MemorySegment pointer() {
+        return handle();
+    }
+
+    @Override
+    void destroy(MemorySegment pd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            int rc = (int) DEALLOC_PD.invokeExact(errno, pd);
+            Calls.checkStatus(rc, errno, "ibv_dealloc_pd", "cannot free the protection domain");
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+}

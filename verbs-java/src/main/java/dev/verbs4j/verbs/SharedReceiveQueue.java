@@ -1,0 +1,135 @@
+package dev.verbs4j.verbs;
+
+import dev.verbs4j.bindings.Rdma;
+import dev.verbs4j.bindings.ibv_srq;
+import dev.verbs4j.bindings.ibv_srq_attr;
+import dev.verbs4j.bindings.ibv_srq_init_attr;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * {@code struct ibv_srq}: one pool of receive buffers shared by many QPs, so receive memory grows
+ * with traffic rather than with the number of connections. Arm a {@link #armLimit(int) limit} to
+ * get an async event when it runs low.
+ */
+public final class SharedReceiveQueue extends NativeObject {
+    private static final MethodHandle CREATE_SRQ =
+            NativeLibraries.verbs("ibv_create_srq", Rdma.ibv_create_srq$descriptor());
+    private static final MethodHandle DESTROY_SRQ =
+            NativeLibraries.verbs("ibv_destroy_srq", Rdma.ibv_destroy_srq$descriptor());
+    private static final MethodHandle MODIFY_SRQ =
+            NativeLibraries.verbs("ibv_modify_srq", Rdma.ibv_modify_srq$descriptor());
+    private static final MethodHandle QUERY_SRQ = NativeLibraries.verbs("ibv_query_srq", Rdma.ibv_query_srq$descriptor());
+    /** enum ibv_srq_attr_mask */
+    private static final int SRQ_LIMIT = 2;
+
+    private final ProtectionDomain pd;
+    private final ContextOps ops;
+    private final int maxWorkRequests;
+    private final int maxSge;
+
+    private SharedReceiveQueue(ProtectionDomain pd, MemorySegment srq, int maxWorkRequests, int maxSge) {
+        super("shared receive queue", srq, pd);
+        this.pd = pd;
+        this.ops = pd.context().ops();
+        this.maxWorkRequests = maxWorkRequests;
+        this.maxSge = maxSge;
+    }
+
+    static SharedReceiveQueue create(ProtectionDomain pd, int maxWorkRequests, int maxSge) {
+        DeviceAttributes device = pd.context().queryDevice();
+        if (!device.supportsSrq()) {
+            throw new UnsupportedOperationException("device " + pd.context().name() + " has no shared receive queues (max_srq 0)");
+        }
+        if (maxWorkRequests < 1 || maxWorkRequests > device.maxSrqWr()) {
+            throw new IllegalArgumentException("an SRQ holds 1.." + device.maxSrqWr() + " receives on this device, asked for "
+                    + maxWorkRequests);
+        }
+        if (maxSge < 1 || maxSge > device.maxSrqSge()) {
+            throw new IllegalArgumentException("an SRQ takes 1.." + device.maxSrqSge() + " SGEs per receive on this device, "
+                    + "asked for " + maxSge);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment init = arena.allocate(ibv_srq_init_attr.layout());
+            MemorySegment attr = ibv_srq_init_attr.attr(init);
+            ibv_srq_attr.max_wr(attr, maxWorkRequests);
+            ibv_srq_attr.max_sge(attr, maxSge);
+            MemorySegment srq = (MemorySegment) CREATE_SRQ.invokeExact(errno, pd.pointer(), init);
+            Calls.checkPointer(srq, errno, "ibv_create_srq", "cannot create an SRQ of " + maxWorkRequests + " receives");
+            return new SharedReceiveQueue(pd, srq.reinterpret(ibv_srq.sizeof()), ibv_srq_attr.max_wr(attr),
+                    ibv_srq_attr.max_sge(attr));
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    /** Receives the SRQ holds, as the provider allocated it. */
+    public int maxWorkRequests() {
+        return maxWorkRequests;
+    }
+
+    public int maxSge() {
+        return maxSge;
+    }
+
+    /**
+     * Arms the limit: once fewer than {@code limit} receives remain, the device raises one
+     * SRQ_LIMIT_REACHED async event and disarms. Re-arm after refilling.
+     */
+    public void armLimit(int limit) {
+        if (limit < 0 || limit > maxWorkRequests) {
+            throw new IllegalArgumentException("SRQ limit must be in 0.." + maxWorkRequests + ", got " + limit);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
+            ibv_srq_attr.srq_limit(attr, limit);
+            int rc = (int) MODIFY_SRQ.invokeExact(errno, handle(), attr, SRQ_LIMIT);
+            Calls.checkStatus(rc, errno, "ibv_modify_srq", "cannot arm the SRQ limit at " + limit);
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    public SrqAttributes query() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
+            int rc = (int) QUERY_SRQ.invokeExact(errno, handle(), attr);
+            Calls.checkStatus(rc, errno, "ibv_query_srq", "cannot query the SRQ");
+            return new SrqAttributes(ibv_srq_attr.max_wr(attr), ibv_srq_attr.max_sge(attr), ibv_srq_attr.srq_limit(attr));
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+
+    /** A chain of receives to post to this SRQ (ibv_post_srq_recv), without allocating per post. */
+    public PreparedReceive prepareReceive(int chainLength, int sgesPerRequest) {
+        handle();
+        if (sgesPerRequest > maxSge) {
+            throw new IllegalArgumentException("this SRQ allows " + maxSge + " SGEs per receive, asked for " + sgesPerRequest);
+        }
+        return new PreparedReceive(this, ops.postSrqRecv, "ibv_post_srq_recv", chainLength, sgesPerRequest);
+    }
+
+    MemorySegment pointer() {
+        return handle();
+    }
+
+    @Override
+    void destroy(MemorySegment srq) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment errno = Errno.allocate(arena);
+            int rc = (int) DESTROY_SRQ.invokeExact(errno, srq);
+            Calls.checkStatus(rc, errno, "ibv_destroy_srq", "cannot destroy the SRQ");
+        } catch (Throwable t) {
+            throw Calls.rethrow(t);
+        }
+    }
+}
