@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # perftest vs verbs4j perf, side by side, in one boot of the soft-RoCE rig:
 #   ci/rig run benchmarks/compare.sh [--sizes "2 64 4096"] [--iters N] [--tests "send_lat ..."] [--rounds N]
+#                                    [--java-opt OPT] [--no-modes]
 # For each test and size it runs perftest's binary and `bin/verbs4j perf` alternately (C, Java,
 # C, Java ... for --rounds rounds), each as server + client on the same device, and prints one
 # Markdown row: latency tests t_typical in µs (one way, as perftest reports), bandwidth tests
 # BW average in MB/sec. Each column is the median of the rounds. Raw outputs go to
 # benchmarks/target/compare/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
+# verbs4j runs --warmup=10000 untimed iterations first (a fresh JVM runs its first thousands in
+# the interpreter and the JIT; perftest needs none); --java-opt --warmup=0 turns that off.
+# --no-modes skips the completion-mode tables (benchmarks/modes.sh) after the perftest table.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 
@@ -13,9 +17,10 @@ sizes="2 64 4096"
 iters=1000
 tests="send_lat write_lat read_lat atomic_lat send_bw write_bw read_bw"
 rounds=2
-java_extra=()
+java_extra=(--warmup=10000)   # a later --java-opt --warmup=N overrides it
+modes=1
 
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -24,6 +29,7 @@ while (($#)); do
     --tests) tests=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --java-opt) java_extra+=("$2"); shift 2 ;;   # extra verbs4j perf option, e.g. --warmup=200
+    --no-modes) modes=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -90,3 +96,10 @@ for test in $tests; do
     echo "$test $size perftest=${c_values[*]} verbs4j=${j_values[*]}" >> "$raw/rounds.txt"
   done
 done
+
+# --- The pvrdma-guest layer: completion modes on RDMA (latency, CPU) and the TCP fallback vs plain NIO.
+# Its own script (benchmarks/modes.sh, also runnable alone) so the perftest table above stays as is.
+if ((modes)); then
+  echo
+  "$root/benchmarks/modes.sh"
+fi

@@ -8,6 +8,8 @@ public enum CapabilitiesGap {
     NONE("", ""),
     NO_RDMA_LIBRARY("rdma-core (libibverbs) is not installed", "peer has no rdma-core (libibverbs)"),
     NO_DEVICE("no RDMA device", "peer has no RDMA device"),
+    NO_DEVICE_IN_NETNS("no RDMA device visible in this network namespace",
+            "peer has no RDMA device visible in its network namespace"),
     NO_ACTIVE_PORT("no active RDMA port", "peer has no active RDMA port"),
     NO_ROCE_V2_GID("no RoCE v2 GID", "peer has no RoCE v2 GID"),
     MEMLOCK_TOO_LOW("memlock limit too low to register the channel's buffers",

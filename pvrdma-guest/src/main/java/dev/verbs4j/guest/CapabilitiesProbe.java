@@ -36,7 +36,7 @@ public final class CapabilitiesProbe {
             return Capabilities.lacking(CapabilitiesGap.DEVICE_ERROR, e.getMessage());
         }
         if (devices.isEmpty()) {
-            return Capabilities.lacking(CapabilitiesGap.NO_DEVICE, "");
+            return noDevice(RdmaNetns.detect(SysfsRoot.system()));
         }
         Capabilities firstGap = null;
         for (DeviceInfo info : devices) {
@@ -56,6 +56,17 @@ public final class CapabilitiesProbe {
                     + devices.stream().map(DeviceInfo::name).toList());
         }
         return firstGap;
+    }
+
+    /**
+     * The gap when libibverbs lists nothing. In exclusive mode (or with devices owned by other
+     * namespaces) the empty list is this namespace's view, not the machine's, and the reason says so.
+     */
+    static Capabilities noDevice(RdmaNetns netns) {
+        if (netns.mode() == NetnsMode.EXCLUSIVE || netns.devicesElsewhere()) {
+            return Capabilities.lacking(CapabilitiesGap.NO_DEVICE_IN_NETNS, "netns mode " + netns.mode().label());
+        }
+        return Capabilities.lacking(CapabilitiesGap.NO_DEVICE, "");
     }
 
     private static Capabilities probeDevice(String name, int gidIndex, long bytesToRegister) {

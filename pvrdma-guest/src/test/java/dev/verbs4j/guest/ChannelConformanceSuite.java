@@ -32,8 +32,18 @@ abstract class ChannelConformanceSuite {
 
     ChannelPair pair;
 
-    /** The configuration of one end; both ends share {@code loop}. */
+    /** The configuration of the server end (and of the client end unless overridden); both share {@code loop}. */
     abstract ChannelConfig config(CompletionLoop loop);
+
+    /** The client end's configuration: the server's, unless the two ends sit on different devices. */
+    ChannelConfig clientConfig(CompletionLoop loop) {
+        return config(loop);
+    }
+
+    /** Where the server end listens for the bootstrap connection. */
+    String address() {
+        return "127.0.0.1";
+    }
 
     abstract CompletionMode mode();
 
@@ -52,7 +62,7 @@ abstract class ChannelConformanceSuite {
     @BeforeEach
     void connect() throws Exception {
         CompletionLoop loop = CompletionLoop.start(mode());
-        pair = ChannelPair.open(config(loop), config(loop));
+        pair = ChannelPair.open(address(), config(loop), clientConfig(loop));
     }
 
     @AfterEach
@@ -272,9 +282,8 @@ abstract class ChannelConformanceSuite {
         pair.close();
         pair = null;
         CompletionLoop loop = CompletionLoop.start(mode());
-        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config(loop))) {
-            Process peer = ChannelPeerProcess.start("127.0.0.1", listener.port(), config(loop).transport(), mode(),
-                    maxMessage(), "stream");
+        try (ChannelServer listener = ChannelServer.listen(address(), 0, config(loop))) {
+            Process peer = ChannelPeerProcess.start(address(), listener.port(), clientConfig(loop), "stream");
             try {
                 Channel channel = listener.accept(Duration.ofSeconds(120));
                 assertEquals(expectedTransport(), channel.transport().kind());

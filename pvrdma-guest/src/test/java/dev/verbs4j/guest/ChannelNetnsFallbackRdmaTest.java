@@ -38,8 +38,9 @@ class ChannelNetnsFallbackRdmaTest {
             Process peer = ChannelPeerProcess.start(List.of("ip", "netns", "exec", netns), hostAddress, server.port(),
                     TransportPreference.AUTO, CompletionMode.EVENT, 4096, "echo", log);
             try (Channel channel = server.accept(Duration.ofSeconds(120))) {
-                assertEquals("tcp (reason: peer has no RDMA device)", channel.transport().describe(),
-                        "this side sees rxe0, the peer sees none");
+                assertEquals("tcp (reason: peer has no RDMA device visible in its network namespace "
+                        + "(netns mode exclusive))", channel.transport().describe(),
+                        "this side sees rxe0, the peer none");
                 channel.send(ChannelTestBytes.pattern(5, 4000), 7).get(30, TimeUnit.SECONDS);
                 ChannelMessage echo = channel.receive().get(30, TimeUnit.SECONDS);
                 assertEquals(4000, echo.length());
@@ -50,7 +51,9 @@ class ChannelNetnsFallbackRdmaTest {
             }
             String output = Files.readString(log.toPath());
             System.out.print(output);
-            assertTrue(output.lines().anyMatch("transport: tcp (reason: no RDMA device)"::equals), output);
+            String peerLine = "transport: tcp (reason: no RDMA device visible in this network namespace "
+                    + "(netns mode exclusive))";
+            assertTrue(output.lines().anyMatch(peerLine::equals), output);
         } finally {
             log.delete();
         }

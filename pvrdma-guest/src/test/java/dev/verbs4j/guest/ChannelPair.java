@@ -8,9 +8,14 @@ import java.util.concurrent.TimeUnit;
 record ChannelPair(Channel server, Channel client, CompletionLoop loop) implements AutoCloseable {
 
     static ChannelPair open(ChannelConfig serverConfig, ChannelConfig clientConfig) throws Exception {
-        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, serverConfig)) {
+        return open("127.0.0.1", serverConfig, clientConfig);
+    }
+
+    /** As above, the server listening on {@code address} (and the client connecting there). */
+    static ChannelPair open(String address, ChannelConfig serverConfig, ChannelConfig clientConfig) throws Exception {
+        try (ChannelServer listener = ChannelServer.listen(address, 0, serverConfig)) {
             CompletableFuture<Channel> client = CompletableFuture.supplyAsync(
-                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), clientConfig));
+                    () -> ChannelConnector.connect(address, listener.port(), clientConfig));
             Channel server = listener.accept(Duration.ofSeconds(60));
             return new ChannelPair(server, client.get(60, TimeUnit.SECONDS), serverConfig.loop());
         }

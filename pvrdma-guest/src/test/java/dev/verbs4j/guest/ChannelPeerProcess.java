@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * The far end of a channel in its own JVM, so a test can kill it (or run it in another network
- * namespace). Args: HOST PORT TRANSPORT MODE MAX_MESSAGE stream|echo. Prints the transport line
- * first. "stream" sends pattern messages 0, 1, 2... of MAX_MESSAGE bytes until killed; "echo"
- * returns every message until the channel ends.
+ * namespace). Args: HOST PORT TRANSPORT MODE MAX_MESSAGE stream|echo [DEVICE GID_INDEX]. Prints
+ * the transport line first. "stream" sends pattern messages 0, 1, 2... of MAX_MESSAGE bytes until
+ * killed; "echo" returns every message until the channel ends.
  */
 public final class ChannelPeerProcess {
     private ChannelPeerProcess() {}
@@ -19,6 +19,9 @@ public final class ChannelPeerProcess {
         ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.parse(args[2]))
                 .mode(CompletionMode.parse(args[3])).maxMessageSize(Integer.parseInt(args[4]))
                 .connectTimeout(Duration.ofSeconds(60));
+        if (args.length > 7) {
+            config.device(args[6]).gidIndex(Integer.parseInt(args[7]));
+        }
         try (Channel channel = ChannelConnector.connect(args[0], Integer.parseInt(args[1]), config)) {
             System.out.println("transport: " + channel.transport().describe());
             System.out.flush();
@@ -51,6 +54,12 @@ public final class ChannelPeerProcess {
     /** As above, the child's output (stdout and stderr) going to {@code log}. */
     static Process start(List<String> prefix, String host, int port, TransportPreference transport, CompletionMode mode,
                          int maxMessage, String behaviour, File log) throws Exception {
+        return start(prefix, host, port, transport, mode, maxMessage, behaviour, List.of(), log);
+    }
+
+    private static Process start(List<String> prefix, String host, int port, TransportPreference transport,
+                                 CompletionMode mode, int maxMessage, String behaviour, List<String> device, File log)
+            throws Exception {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -59,11 +68,22 @@ public final class ChannelPeerProcess {
         command.add(ChannelPeerProcess.class.getName());
         command.addAll(List.of(host, Integer.toString(port), transport.name(), mode.name(), Integer.toString(maxMessage),
                 behaviour));
+        command.addAll(device);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
     }
 
     static Process start(String host, int port, TransportPreference transport, CompletionMode mode, int maxMessage,
                          String behaviour) throws Exception {
         return start(List.of(), host, port, transport, mode, maxMessage, behaviour);
+    }
+
+    /** The peer as {@code peer} configures it, device and GID index included (when it names a device). */
+    static Process start(String host, int port, ChannelConfig peer, String behaviour) throws Exception {
+        List<String> device = peer.device() == null ? List.of()
+                : List.of(peer.device(), Integer.toString(peer.gidIndex()));
+        File log = File.createTempFile("channel-peer-", ".log");
+        log.deleteOnExit();
+        return start(List.of(), host, port, peer.transport(), peer.mode(), peer.maxMessageSize(), behaviour, device,
+                log);
     }
 }

@@ -14,6 +14,26 @@ public record AsyncEvent(int type, String name, int port, long element) {
             LID_CHANGE = 11, PKEY_CHANGE = 12, SM_CHANGE = 13, SRQ_ERR = 14, SRQ_LIMIT_REACHED = 15,
             QP_LAST_WQE_REACHED = 16, CLIENT_REREGISTER = 17, GID_CHANGE = 18, WQ_FATAL = 19;
 
+    /** True when this event is about {@code qp} (QP_FATAL, QP_ACCESS_ERR, COMM_EST, ...). */
+    public boolean concerns(QueuePair qp) {
+        return isAbout(qp);
+    }
+
+    /** True when this event is about {@code cq} (CQ_ERR). */
+    public boolean concerns(CompletionQueue cq) {
+        return isAbout(cq);
+    }
+
+    /** True when this event is about {@code srq} (SRQ_LIMIT_REACHED, SRQ_ERR). */
+    public boolean concerns(SharedReceiveQueue srq) {
+        return isAbout(srq);
+    }
+
+    private boolean isAbout(NativeObject object) {
+        // a closed object's address may have been reused; it cannot be what a new event is about
+        return !isPortEvent() && element != 0 && !object.isClosed() && object.handle().address() == element;
+    }
+
     /** True for events about a port (its element is a port number). */
     public boolean isPortEvent() {
         return switch (type) {

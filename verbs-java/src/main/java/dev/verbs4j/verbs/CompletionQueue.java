@@ -64,10 +64,10 @@ public final class CompletionQueue extends NativeObject {
      * (0 when the CQ is empty). Allocates nothing.
      */
     public int poll(WorkCompletions batch) {
-        MemorySegment cq = handle();
+        long cq = handle().address();
         int n;
         try {
-            n = (int) ContextOps.POLL_CQ.invokeExact(pollCqFn, cq, batch.capacity(), batch.segment());
+            n = (int) ContextOps.POLL_CQ.invokeExact(pollCqFn, cq, batch.capacity(), batch.address());
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }

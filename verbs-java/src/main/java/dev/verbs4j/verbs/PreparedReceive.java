@@ -34,6 +34,9 @@ public final class PreparedReceive implements AutoCloseable {
     private final MemorySegment chain;
     private final MemorySegment sges;
     private final MemorySegment badWr;
+    /** chain and badWr as the plain addresses post_recv takes (see ContextOps) */
+    private final long chainAddress;
+    private final long badWrAddress;
     private final int length;
     private final int sgesPerRequest;
 
@@ -56,6 +59,8 @@ public final class PreparedReceive implements AutoCloseable {
         this.chain = arena.allocate(WR_SIZE * chainLength, 8);
         this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
         this.badWr = arena.allocate(ADDRESS);
+        this.chainAddress = chain.address();
+        this.badWrAddress = badWr.address();
         for (int i = 0; i < chainLength; i++) {
             long wr = i * WR_SIZE;
             chain.set(ADDRESS, wr + NEXT, i + 1 < chainLength ? chain.asSlice(wr + WR_SIZE) : MemorySegment.NULL);
@@ -128,14 +133,17 @@ public final class PreparedReceive implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        MemorySegment handle = target.handle();
+        long handle = target.handle().address();
+        if (!arena.scope().isAlive()) {
+            throw new IllegalStateException("this PreparedReceive is closed");
+        }
         long lastNext = (count - 1) * WR_SIZE + NEXT;
         if (count < length) {
             chain.set(JAVA_LONG, lastNext, 0L);
         }
         int rc;
         try {
-            rc = (int) ContextOps.POST_RECV.invokeExact(postFn, handle, chain, badWr);
+            rc = (int) ContextOps.POST_RECV.invokeExact(postFn, handle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {

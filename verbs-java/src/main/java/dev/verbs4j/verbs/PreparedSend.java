@@ -56,6 +56,9 @@ public final class PreparedSend implements AutoCloseable {
     private final MemorySegment chain;
     private final MemorySegment sges;
     private final MemorySegment badWr;
+    /** chain and badWr as the plain addresses post_send takes (see ContextOps) */
+    private final long chainAddress;
+    private final long badWrAddress;
     private final int length;
     private final int sgesPerRequest;
     private final int maxInline;
@@ -89,6 +92,8 @@ public final class PreparedSend implements AutoCloseable {
         this.chain = arena.allocate(WR_SIZE * chainLength, 8);
         this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
         this.badWr = arena.allocate(ADDRESS);
+        this.chainAddress = chain.address();
+        this.badWrAddress = badWr.address();
         this.opcodes = new SendOpcode[chainLength];
         this.flags = new int[chainLength];
         this.remoteAddress = new long[chainLength];
@@ -290,7 +295,10 @@ public final class PreparedSend implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        MemorySegment qpHandle = qp.pointer();
+        long qpHandle = qp.pointer().address();
+        if (!arena.scope().isAlive()) {
+            throw new IllegalStateException("this PreparedSend is closed");
+        }
         if (qp.type() == QpType.UD) {
             checkAddressHandles(count);
         }
@@ -300,7 +308,7 @@ public final class PreparedSend implements AutoCloseable {
         }
         int rc;
         try {
-            rc = (int) ContextOps.POST_SEND.invokeExact(postSendFn, qpHandle, chain, badWr);
+            rc = (int) ContextOps.POST_SEND.invokeExact(postSendFn, qpHandle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {

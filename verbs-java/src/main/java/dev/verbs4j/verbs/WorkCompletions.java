@@ -32,6 +32,8 @@ public final class WorkCompletions implements AutoCloseable {
 
     private final Arena arena;
     private final MemorySegment array;
+    /** array's address, handed to poll_cq as a plain long (see ContextOps) */
+    private final long address;
     private final int capacity;
     int count;
 
@@ -42,6 +44,7 @@ public final class WorkCompletions implements AutoCloseable {
         this.arena = Arena.ofShared();
         this.capacity = capacity;
         this.array = arena.allocate(ibv_wc.layout(), capacity);
+        this.address = array.address();
     }
 
     public int capacity() {
@@ -55,6 +58,14 @@ public final class WorkCompletions implements AutoCloseable {
 
     MemorySegment segment() {
         return array;
+    }
+
+    /** The array's address for poll_cq; throws once closed, so the provider never writes freed memory. */
+    long address() {
+        if (!arena.scope().isAlive()) {
+            throw new IllegalStateException("this WorkCompletions batch is closed");
+        }
+        return address;
     }
 
     public long wrId(int i) {

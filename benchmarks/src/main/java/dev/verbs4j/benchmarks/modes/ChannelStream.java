@@ -1,0 +1,64 @@
+package dev.verbs4j.benchmarks.modes;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelConnector;
+import dev.verbs4j.guest.ChannelListener;
+import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ChannelServer;
+import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.TransportPreference;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One stream over the TCP channel on loopback: the client sends {@code count} messages (send()
+ * waits while the send queue is full), the server counts them on its loop and answers once it has
+ * them all. Each end has its own completion loop, as two processes would. Setup is not timed.
+ */
+final class ChannelStream {
+    private static final Duration WAIT = Duration.ofMinutes(10);
+
+    private ChannelStream() {}
+
+    /** Payload megabytes (10^6 bytes) per second. */
+    static double megabytesPerSecond(int size, int count, CompletionMode mode) throws Exception {
+        ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode)
+                .maxMessageSize(size);
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
+            CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
+            try (Channel server = listener.accept(WAIT);
+                 Channel client = connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                server.setListener(new Counter(count));
+                CompletableFuture<ChannelMessage> allArrived = client.receive();
+                MemorySegment payload = MemorySegment.ofArray(new byte[size]).fill((byte) 0x3C);
+                long start = System.nanoTime();
+                for (int i = 0; i < count; i++) {
+                    client.send(payload);
+                }
+                CompletionModeBench.await(allArrived);
+                return (double) size * count / ((System.nanoTime() - start) / 1e9) / 1e6;
+            }
+        }
+    }
+
+    /** Counts messages on the server's loop and answers with an empty message after the last. */
+    private static final class Counter implements ChannelListener {
+        private final int expected;
+        private int seen;
+
+        Counter(int expected) {
+            this.expected = expected;
+        }
+
+        @Override
+        public void onMessage(Channel channel, ChannelMessage message) {
+            if (++seen == expected) {
+                channel.send(MemorySegment.NULL);
+            }
+        }
+    }
+}

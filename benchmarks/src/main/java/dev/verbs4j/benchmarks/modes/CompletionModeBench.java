@@ -1,0 +1,117 @@
+package dev.verbs4j.benchmarks.modes;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelConnector;
+import dev.verbs4j.guest.ChannelServer;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@code verbs4j mode-bench}: a ping-pong over a channel, server and client each in its own
+ * process on its own completion loop, giving per completion mode the round trip (p50, average)
+ * and the CPU seconds each process spent on the measured round trips. The client prints the
+ * transport line, then {@link #HEADER} and one row.
+ */
+public final class CompletionModeBench {
+    static final String HEADER =
+            "| mode | bytes | iterations | RTT p50 µs | RTT avg µs | CPU s client | CPU s server |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|";
+    private static final Duration WAIT = Duration.ofMinutes(10);
+    /** A run that makes no progress for this long has stalled: fail rather than wait out {@link #WAIT}. */
+    private static final Duration STALL = Duration.ofSeconds(30);
+
+    private CompletionModeBench() {}
+
+    public static void main(String[] args) {
+        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
+            System.out.print(ModeBenchOptions.USAGE);
+            return;
+        }
+        try {
+            run(ModeBenchOptions.parse(args), System.out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("verbs4j mode-bench: " + e.getMessage());
+            System.err.print(ModeBenchOptions.USAGE);
+            System.exit(2);
+        } catch (RuntimeException e) {
+            System.err.println("verbs4j mode-bench: " + e.getMessage());
+            System.exit(1);
+        }
+        System.exit(0); // slf4j or a peer's loop must not keep the JVM alive
+    }
+
+    static void run(ModeBenchOptions o, PrintStream out) {
+        if (o.server()) {
+            serve(o, out);
+        } else {
+            measure(o, out);
+        }
+    }
+
+    private static void serve(ModeBenchOptions o, PrintStream out) {
+        try (ChannelServer listener = ChannelServer.listen(o.bind(), o.port(), o.config());
+             Channel channel = listener.accept(WAIT)) {
+            out.println("transport: " + channel.transport().describe());
+            ModeBenchEcho echo = new ModeBenchEcho();
+            channel.setListener(echo);
+            await(echo.ended());
+        }
+    }
+
+    private static void measure(ModeBenchOptions o, PrintStream out) {
+        try (Channel channel = ChannelConnector.connect(o.host(), o.port(), o.config())) {
+            out.println("transport: " + channel.transport().describe());
+            ModeBenchPing ping = new ModeBenchPing(o.size(), o.warmup(), o.iterations());
+            channel.setListener(ping);
+            MemorySegment counts = MemorySegment.ofArray(new int[2]);
+            counts.set(ModeBenchEcho.INT, 0, o.warmup());
+            counts.set(ModeBenchEcho.INT, 4, o.iterations());
+            await(channel.send(counts));
+            ping.start(channel);
+            ModeBenchPing.Result r = awaitProgressing(ping);
+            RoundTrips rtt = RoundTrips.of(r.roundTrips());
+            out.println(HEADER);
+            out.println(String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.3f | %.3f |", o.mode().label(),
+                    o.size(), o.iterations(), rtt.p50Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9,
+                    r.serverCpuNanos() / 1e9));
+        }
+    }
+
+    private static ModeBenchPing.Result awaitProgressing(ModeBenchPing ping) {
+        int seen = -1;
+        while (true) {
+            try {
+                return ping.result().get(STALL.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (ping.progress() == seen) {
+                    throw new IllegalStateException("no echo for " + STALL.toSeconds() + " s after " + seen);
+                }
+                seen = ping.progress();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    static <T> T await(CompletableFuture<T> f) {
+        try {
+            return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no answer from the peer within " + WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.verbs4j.benchmarks.modes;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The baseline: the same stream as {@link ChannelStream} over a plain blocking NIO socket pair on
+ * loopback, each message a 4-byte length and the payload (the least framing a message stream
+ * needs), read by a second thread into one reused buffer. No channel, no loop, no copies.
+ */
+final class NioStream {
+    private NioStream() {}
+
+    /** Payload megabytes (10^6 bytes) per second. */
+    static double megabytesPerSecond(int size, int count) throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                 SocketChannel server = listener.accept()) {
+                CompletableFuture<Void> received = CompletableFuture.runAsync(() -> receive(server, size, count));
+                ByteBuffer header = ByteBuffer.allocateDirect(4);
+                ByteBuffer payload = ByteBuffer.allocateDirect(size);
+                ByteBuffer[] frame = {header, payload};
+                ByteBuffer ack = ByteBuffer.allocate(1);
+                long start = System.nanoTime();
+                for (int i = 0; i < count; i++) {
+                    header.clear().putInt(0, size);
+                    payload.clear();
+                    while (payload.hasRemaining()) {
+                        client.write(frame);
+                    }
+                }
+                readFully(client, ack);
+                double mbps = (double) size * count / ((System.nanoTime() - start) / 1e9) / 1e6;
+                received.join();
+                return mbps;
+            }
+        }
+    }
+
+    private static void receive(SocketChannel server, int size, int count) {
+        ByteBuffer header = ByteBuffer.allocateDirect(4);
+        ByteBuffer payload = ByteBuffer.allocateDirect(size);
+        try {
+            for (int i = 0; i < count; i++) {
+                readFully(server, header.clear());
+                readFully(server, payload.clear().limit(header.getInt(0)));
+            }
+            server.write(ByteBuffer.wrap(new byte[] {1}));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void readFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer) < 0) {
+                throw new EOFException("the peer closed early");
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.verbs4j.benchmarks.modes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.verbs4j.guest.ChannelException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Both benchmarks run with tiny counts over TCP on loopback and print well-formed rows (no timing checked). */
+class ModesBenchSmokeTest {
+    private static final String NUMBER = "\\d+(\\.\\d+)?";
+
+    @Test
+    void modeBenchPrintsOneRowPerMode() throws Exception {
+        for (String mode : List.of("busy", "event", "adaptive")) {
+            int port = freePort();
+            ModeBenchOptions server = ModeBenchOptions.parse(new String[] {"--server", "--transport", "tcp", "--mode",
+                    mode, "-p", Integer.toString(port)});
+            CompletableFuture<Void> served = CompletableFuture.runAsync(
+                    () -> CompletionModeBench.run(server, new PrintStream(new ByteArrayOutputStream())));
+            ModeBenchOptions client = ModeBenchOptions.parse(new String[] {"--transport", "tcp", "--mode", mode,
+                    "-p", Integer.toString(port), "-s", "100", "-n", "50", "--warmup", "5", "127.0.0.1"});
+            List<String> lines = runClient(client);
+            served.get(60, TimeUnit.SECONDS);
+            assertEquals("transport: tcp (reason: forced by configuration)", lines.get(0));
+            assertEquals(CompletionModeBench.HEADER, lines.get(1) + "\n" + lines.get(2));
+            String row = lines.get(3);
+            String numbers = "(" + NUMBER + " \\| ){3}" + NUMBER + " \\|";
+            assertTrue(row.matches("\\| " + mode + " \\| 100 \\| 50 \\| " + numbers), row);
+        }
+    }
+
+    @Test
+    void tcpVsNioPrintsOneRowPerSize() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TcpFallbackVsNioBench.run(TcpFallbackVsNioBench.Options.parse(
+                new String[] {"-s", "64,4096", "-n", "200", "--rounds", "1"}), new PrintStream(bytes, true));
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(4, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(2).matches("\\| 64 \\| (" + NUMBER + " \\| ){2}" + NUMBER + " \\|"), lines.get(2));
+        assertTrue(lines.get(3).matches("\\| 4096 \\| (" + NUMBER + " \\| ){2}" + NUMBER + " \\|"), lines.get(3));
+    }
+
+    /** The client, retried while the server thread is not listening yet. */
+    private static List<String> runClient(ModeBenchOptions client) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try {
+                CompletionModeBench.run(client, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+                return bytes.toString(StandardCharsets.UTF_8).lines().toList();
+            } catch (ChannelException e) {
+                if (attempt == 50) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
