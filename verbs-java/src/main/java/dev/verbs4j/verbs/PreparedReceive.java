@@ -1,7 +1,6 @@
 package dev.verbs4j.verbs;
 
 import dev.verbs4j.bindings.ibv_recv_wr;
-import dev.verbs4j.bindings.ibv_sge;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -18,27 +17,22 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class PreparedReceive implements AutoCloseable {
     private static final long WR_SIZE = ibv_recv_wr.sizeof();
-    private static final long SGE_SIZE = ibv_sge.sizeof();
     private static final long WR_ID = ibv_recv_wr.wr_id$offset();
     private static final long NEXT = ibv_recv_wr.next$offset();
     private static final long SG_LIST = ibv_recv_wr.sg_list$offset();
     private static final long NUM_SGE = ibv_recv_wr.num_sge$offset();
-    private static final long SGE_ADDR = ibv_sge.addr$offset();
-    private static final long SGE_LENGTH = ibv_sge.length$offset();
-    private static final long SGE_LKEY = ibv_sge.lkey$offset();
 
     private final NativeObject target;
     private final MemorySegment postFn;
     private final String verb;
     private final Arena arena;
     private final MemorySegment chain;
-    private final MemorySegment sges;
+    private final ScatterGatherTable sges;
     private final MemorySegment badWr;
     /** chain and badWr as the plain addresses post_recv takes (see ContextOps) */
     private final long chainAddress;
     private final long badWrAddress;
     private final int length;
-    private final int sgesPerRequest;
 
     PreparedReceive(NativeObject target, MemorySegment postFn, String verb, int chainLength, int sgesPerRequest) {
         if (chainLength < 1) {
@@ -54,18 +48,16 @@ public final class PreparedReceive implements AutoCloseable {
         this.postFn = postFn;
         this.verb = verb;
         this.length = chainLength;
-        this.sgesPerRequest = sgesPerRequest;
         this.arena = Arena.ofShared();
         this.chain = arena.allocate(WR_SIZE * chainLength, 8);
-        this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
+        this.sges = new ScatterGatherTable(arena, chainLength, sgesPerRequest);
         this.badWr = arena.allocate(ADDRESS);
         this.chainAddress = chain.address();
         this.badWrAddress = badWr.address();
         for (int i = 0; i < chainLength; i++) {
             long wr = i * WR_SIZE;
             chain.set(ADDRESS, wr + NEXT, i + 1 < chainLength ? chain.asSlice(wr + WR_SIZE) : MemorySegment.NULL);
-            chain.set(ADDRESS, wr + SG_LIST, sgesPerRequest == 0 ? MemorySegment.NULL
-                    : sges.asSlice(i * sgesPerRequest * SGE_SIZE));
+            chain.set(ADDRESS, wr + SG_LIST, sges.listOf(i));
             chain.set(JAVA_INT, wr + NUM_SGE, sgesPerRequest);
         }
     }
@@ -81,41 +73,28 @@ public final class PreparedReceive implements AutoCloseable {
     }
 
     public PreparedReceive sgeCount(int wr, int count) {
-        checkWr(wr);
-        if (count < 0 || count > sgesPerRequest) {
-            throw new IllegalArgumentException("work request " + wr + " has room for " + sgesPerRequest
-                    + " SGEs, asked to use " + count);
-        }
+        sges.checkCount(wr, count);
         chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
         return this;
     }
 
     /** Where received bytes go: {@code length} bytes at {@code offset} in {@code mr}. */
     public PreparedReceive sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
-        if (mr.isClosed()) {
-            throw new IllegalStateException("memory region is closed");
-        }
-        if (offset < 0 || length < 0 || offset + length > mr.length()) {
-            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside " + mr);
-        }
-        return sge(wr, sge, mr.address() + offset, length, mr.lkey());
+        return sge(wr, sge, ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
     }
 
     public PreparedReceive sge(int wr, int sge, long address, int length, int lkey) {
-        long at = sgeOffset(wr, sge);
-        sges.set(JAVA_LONG, at + SGE_ADDR, address);
-        sges.set(JAVA_INT, at + SGE_LENGTH, length);
-        sges.set(JAVA_INT, at + SGE_LKEY, lkey);
+        sges.set(wr, sge, address, length, lkey);
         return this;
     }
 
     public PreparedReceive length(int wr, int sge, int length) {
-        sges.set(JAVA_INT, sgeOffset(wr, sge) + SGE_LENGTH, length);
+        sges.length(wr, sge, length);
         return this;
     }
 
     public PreparedReceive address(int wr, int sge, long address) {
-        sges.set(JAVA_LONG, sgeOffset(wr, sge) + SGE_ADDR, address);
+        sges.address(wr, sge, address);
         return this;
     }
 
@@ -160,17 +139,7 @@ public final class PreparedReceive implements AutoCloseable {
     }
 
     private void checkWr(int wr) {
-        if (wr < 0 || wr >= length) {
-            throw new IndexOutOfBoundsException("work request " + wr + " of a chain of " + length);
-        }
-    }
-
-    private long sgeOffset(int wr, int sge) {
-        checkWr(wr);
-        if (sge < 0 || sge >= sgesPerRequest) {
-            throw new IndexOutOfBoundsException("SGE " + sge + " of " + sgesPerRequest + " per request");
-        }
-        return (wr * (long) sgesPerRequest + sge) * SGE_SIZE;
+        sges.checkRequest(wr);
     }
 
     @Override

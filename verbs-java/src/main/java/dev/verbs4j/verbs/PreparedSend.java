@@ -1,7 +1,6 @@
 package dev.verbs4j.verbs;
 
 import dev.verbs4j.bindings.ibv_send_wr;
-import dev.verbs4j.bindings.ibv_sge;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -24,7 +23,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class PreparedSend implements AutoCloseable {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
-    private static final long SGE_SIZE = ibv_sge.sizeof();
     private static final long WR_ID = ibv_send_wr.wr_id$offset();
     private static final long NEXT = ibv_send_wr.next$offset();
     private static final long SG_LIST = ibv_send_wr.sg_list$offset();
@@ -46,21 +44,17 @@ public final class PreparedSend implements AutoCloseable {
     private static final long UD_REMOTE_QPN = UNION + ibv_send_wr.wr.ud$offset() + ibv_send_wr.wr.ud.remote_qpn$offset();
     private static final long UD_REMOTE_QKEY = UNION + ibv_send_wr.wr.ud$offset()
             + ibv_send_wr.wr.ud.remote_qkey$offset();
-    private static final long SGE_ADDR = ibv_sge.addr$offset();
-    private static final long SGE_LENGTH = ibv_sge.length$offset();
-    private static final long SGE_LKEY = ibv_sge.lkey$offset();
 
     private final QueuePair qp;
     private final MemorySegment postSendFn;
     private final Arena arena;
     private final MemorySegment chain;
-    private final MemorySegment sges;
+    private final ScatterGatherTable sges;
     private final MemorySegment badWr;
     /** chain and badWr as the plain addresses post_send takes (see ContextOps) */
     private final long chainAddress;
     private final long badWrAddress;
     private final int length;
-    private final int sgesPerRequest;
     private final int maxInline;
     // Java copies of what validation and the opcode-dependent union layout need
     private final SendOpcode[] opcodes;
@@ -86,11 +80,10 @@ public final class PreparedSend implements AutoCloseable {
         this.qp = qp;
         this.postSendFn = qp.ops().postSend;
         this.length = chainLength;
-        this.sgesPerRequest = sgesPerRequest;
         this.maxInline = qp.capabilities().maxInlineData();
         this.arena = Arena.ofShared();
         this.chain = arena.allocate(WR_SIZE * chainLength, 8);
-        this.sges = arena.allocate(Math.max(1, SGE_SIZE * chainLength * sgesPerRequest), 8);
+        this.sges = new ScatterGatherTable(arena, chainLength, sgesPerRequest);
         this.badWr = arena.allocate(ADDRESS);
         this.chainAddress = chain.address();
         this.badWrAddress = badWr.address();
@@ -104,8 +97,7 @@ public final class PreparedSend implements AutoCloseable {
         for (int i = 0; i < chainLength; i++) {
             long wr = i * WR_SIZE;
             chain.set(ADDRESS, wr + NEXT, i + 1 < chainLength ? chain.asSlice(wr + WR_SIZE) : MemorySegment.NULL);
-            chain.set(ADDRESS, wr + SG_LIST, sgesPerRequest == 0 ? MemorySegment.NULL
-                    : sges.asSlice(i * sgesPerRequest * SGE_SIZE));
+            chain.set(ADDRESS, wr + SG_LIST, sges.listOf(i));
             chain.set(JAVA_INT, wr + NUM_SGE, sgesPerRequest);
             opcodes[i] = SendOpcode.SEND;
             chain.set(JAVA_INT, wr + OPCODE, SendOpcode.SEND.value());
@@ -223,11 +215,7 @@ public final class PreparedSend implements AutoCloseable {
 
     /** How many of the request's SGEs are used (0 for a zero-length send). */
     public PreparedSend sgeCount(int wr, int count) {
-        checkWr(wr);
-        if (count < 0 || count > sgesPerRequest) {
-            throw new IllegalArgumentException("work request " + wr + " has room for " + sgesPerRequest
-                    + " SGEs, asked to use " + count);
-        }
+        sges.checkCount(wr, count);
         chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
         checkInline(wr);
         return this;
@@ -235,33 +223,23 @@ public final class PreparedSend implements AutoCloseable {
 
     /** One scatter/gather entry: {@code length} bytes at {@code offset} in {@code mr}. */
     public PreparedSend sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
-        if (mr.isClosed()) {
-            throw new IllegalStateException("memory region is closed");
-        }
-        if (offset < 0 || length < 0 || offset + length > mr.length()) {
-            throw new IndexOutOfBoundsException("bytes " + offset + ".." + (offset + length) + " are outside " + mr);
-        }
-        return sge(wr, sge, mr.address() + offset, length, mr.lkey());
+        return sge(wr, sge, ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
     }
 
     public PreparedSend sge(int wr, int sge, long address, int length, int lkey) {
-        long at = sgeOffset(wr, sge);
-        sges.set(JAVA_LONG, at + SGE_ADDR, address);
-        sges.set(JAVA_INT, at + SGE_LENGTH, length);
-        sges.set(JAVA_INT, at + SGE_LKEY, lkey);
+        sges.set(wr, sge, address, length, lkey);
         checkInline(wr);
         return this;
     }
 
     public PreparedSend length(int wr, int sge, int length) {
-        long at = sgeOffset(wr, sge);
-        sges.set(JAVA_INT, at + SGE_LENGTH, length);
+        sges.length(wr, sge, length);
         checkInline(wr);
         return this;
     }
 
     public PreparedSend address(int wr, int sge, long address) {
-        sges.set(JAVA_LONG, sgeOffset(wr, sge) + SGE_ADDR, address);
+        sges.address(wr, sge, address);
         return this;
     }
 
@@ -365,11 +343,7 @@ public final class PreparedSend implements AutoCloseable {
         if ((flags[wr] & SendFlag.INLINE.bit()) == 0) {
             return;
         }
-        int used = chain.get(JAVA_INT, wr * WR_SIZE + NUM_SGE);
-        long total = 0;
-        for (int s = 0; s < used; s++) {
-            total += Integer.toUnsignedLong(sges.get(JAVA_INT, sgeOffset(wr, s) + SGE_LENGTH));
-        }
+        long total = sges.bytes(wr, chain.get(JAVA_INT, wr * WR_SIZE + NUM_SGE));
         if (total > maxInline) {
             throw new IllegalArgumentException("work request " + wr + " carries " + total
                     + " bytes inline but this QP allows " + maxInline + " (max_inline_data)");
@@ -377,17 +351,7 @@ public final class PreparedSend implements AutoCloseable {
     }
 
     private void checkWr(int wr) {
-        if (wr < 0 || wr >= length) {
-            throw new IndexOutOfBoundsException("work request " + wr + " of a chain of " + length);
-        }
-    }
-
-    private long sgeOffset(int wr, int sge) {
-        checkWr(wr);
-        if (sge < 0 || sge >= sgesPerRequest) {
-            throw new IndexOutOfBoundsException("SGE " + sge + " of " + sgesPerRequest + " per request");
-        }
-        return (wr * (long) sgesPerRequest + sge) * SGE_SIZE;
+        sges.checkRequest(wr);
     }
 
     /** Frees the native chain. Must not race with a post from another thread. */
