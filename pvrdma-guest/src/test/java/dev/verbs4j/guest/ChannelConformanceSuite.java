@@ -47,6 +47,11 @@ abstract class ChannelConformanceSuite {
 
     abstract CompletionMode mode();
 
+    /** Starts the far end in its own JVM, streaming to {@code port} (the killed-peer test kills it). */
+    Process startPeer(int port, CompletionLoop loop) throws Exception {
+        return ChannelPeerProcess.start(address(), port, clientConfig(loop), "stream");
+    }
+
     abstract TransportKind expectedTransport();
 
     /** Messages in the ordering test. */
@@ -283,7 +288,7 @@ abstract class ChannelConformanceSuite {
         pair = null;
         CompletionLoop loop = CompletionLoop.start(mode());
         try (ChannelServer listener = ChannelServer.listen(address(), 0, config(loop))) {
-            Process peer = ChannelPeerProcess.start(address(), listener.port(), clientConfig(loop), "stream");
+            Process peer = startPeer(listener.port(), loop);
             try {
                 Channel channel = listener.accept(Duration.ofSeconds(120));
                 assertEquals(expectedTransport(), channel.transport().kind());

@@ -10,19 +10,23 @@ import dev.verbs4j.verbs.WorkCompletions;
  * The bandwidth loops: the client keeps up to tx-depth requests in flight and asks for a
  * completion only every cq-mod requests (perftest's CQ moderation); a completion covers every
  * request posted before it. The send_bw server keeps its receive queue full and timestamps
- * arrivals. Two prepared requests (signaled, unsignaled) avoid touching flags in the loop.
+ * arrivals off its receive CQ, the client's completions come off the send CQ (separate CQs, as
+ * in perftest). Two prepared requests (signaled, unsignaled) avoid touching flags in the loop.
  */
 final class BandwidthRunner implements AutoCloseable {
     private final PerfSession s;
-    private final Completions completions;
+    private final Completions sends;
+    private final Completions receives;
     private final boolean client;
     private final PreparedSend unsignaled;
     private final PreparedSend signaled;
     private final PreparedReceive receive;
 
-    BandwidthRunner(PerfSession session, Completions completions, boolean client) {
+    /** {@code receives} may be null when the test posts no receives. */
+    BandwidthRunner(PerfSession session, Completions sends, Completions receives, boolean client) {
         this.s = session;
-        this.completions = completions;
+        this.sends = sends;
+        this.receives = receives;
         this.client = client;
         this.unsignaled = session.qp.prepareSend(1, 1);
         this.signaled = session.qp.prepareSend(1, 1);
@@ -94,9 +98,9 @@ final class BandwidthRunner implements AutoCloseable {
                 wr.post();
                 sent++;
             }
-            int n = completions.await();
+            int n = sends.await();
             long now = System.nanoTime();
-            WorkCompletions wc = completions.batch();
+            WorkCompletions wc = sends.batch();
             for (int i = 0; i < n; i++) {
                 int last = (int) wc.wrId(i);
                 for (int k = Math.max(done, warmup); k <= last; k++) {
@@ -116,7 +120,7 @@ final class BandwidthRunner implements AutoCloseable {
         int received = 0;
         long previous = System.nanoTime();
         while (received < total) {
-            int n = completions.await();
+            int n = receives.await();
             long now = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 if (received >= warmup) {

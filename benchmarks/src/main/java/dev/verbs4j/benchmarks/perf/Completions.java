@@ -10,8 +10,6 @@ import java.time.Duration;
  * and fails loudly on any unsuccessful one. Allocates nothing per completion in busy mode.
  */
 final class Completions implements AutoCloseable {
-    /** ibv_wc opcodes from IBV_WC_RECV (128) on are receive completions. */
-    private static final int FIRST_RECEIVE_OPCODE = 128;
     private static final Duration EVENT_WAIT = Duration.ofSeconds(1);
     /** A peer that stops answering should end the run, not hang it. */
     private static final long GIVE_UP_NANOS = 60_000_000_000L;
@@ -45,10 +43,6 @@ final class Completions implements AutoCloseable {
 
     WorkCompletions batch() {
         return batch;
-    }
-
-    static boolean isReceive(WorkCompletions wc, int i) {
-        return wc.opcode(i) >= FIRST_RECEIVE_OPCODE;
     }
 
     private int spin() {

@@ -4,30 +4,33 @@ import dev.verbs4j.verbs.PreparedReceive;
 import dev.verbs4j.verbs.PreparedSend;
 import dev.verbs4j.verbs.SendFlag;
 import dev.verbs4j.verbs.SendOpcode;
-import dev.verbs4j.verbs.WorkCompletions;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
  * The latency loops, one message in flight at a time, as perftest's *_lat tests run them. Each
  * iteration's post time is recorded; {@link LatencyReport} turns consecutive posts into
- * latencies. Work requests are prepared once per size, so the loops allocate nothing.
+ * latencies. Work requests are prepared once per size, so the loops allocate nothing. Send
+ * completions come off the send CQ, receives off their own CQ (send_lat), as in perftest.
  */
 final class LatencyRunner implements AutoCloseable {
     /** Reads the marker byte the peer's RDMA write leaves; volatile, or the JIT may read it once. */
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final PerfSession s;
-    private final Completions completions;
+    private final Completions sends;
+    private final Completions receives;
     private final PreparedSend send;
     private final PreparedReceive receive;
     private final boolean client;
     private int sendsInFlight;
     private int receivesDone;
 
-    LatencyRunner(PerfSession session, Completions completions, boolean client) {
+    /** {@code receives} may be null when the test posts no receives. */
+    LatencyRunner(PerfSession session, Completions sends, Completions receives, boolean client) {
         this.s = session;
-        this.completions = completions;
+        this.sends = sends;
+        this.receives = receives;
         this.client = client;
         this.send = session.qp.prepareSend(1, 1);
         PerfTest test = session.options.test();
@@ -94,7 +97,12 @@ final class LatencyRunner implements AutoCloseable {
         }
     }
 
-    /** send_lat: the client sends first; each side answers every receive with a send. */
+    /**
+     * send_lat: the client sends first; each side answers every receive with a send. As in
+     * perftest's run_iter_lat_send, each send is waited for on the send CQ right after posting
+     * (perftest signals every cq-mod sends, which tx-depth 1 makes every send), and every
+     * receive completion is replaced at once by a new receive.
+     */
     private void pingPongSend(int total, int warmup, long[] posted) {
         int target = receivesDone;
         for (int i = 0; i < total; i++) {
@@ -105,11 +113,11 @@ final class LatencyRunner implements AutoCloseable {
                 posted[i - warmup] = System.nanoTime();
             }
             postSend();
+            drainSends();
         }
         if (client) {
             awaitReceives(++target); // the server's last answer
         }
-        drainSends();
     }
 
     /** write_lat: each side spins on the last byte of its incoming half for the peer's marker. */
@@ -153,40 +161,33 @@ final class LatencyRunner implements AutoCloseable {
         while ((byte) BYTE.getVolatile(s.buffer, offset) != expected) {
             Thread.onSpinWait();
             if (sendsInFlight > 0) {
-                consume(completions.pollNow());
+                sendsInFlight -= sends.pollNow();
             }
         }
     }
 
     private void postSend() {
         while (sendsInFlight >= s.options.txDepth()) {
-            consume(completions.await());
+            sendsInFlight -= sends.await();
         }
         send.post();
         sendsInFlight++;
     }
 
+    /** Takes receive completions until {@code target}, replacing each with a new receive. */
     private void awaitReceives(int target) {
         while (receivesDone < target) {
-            consume(completions.await());
+            int n = receives.await();
+            for (int i = 0; i < n; i++) {
+                receive.post();
+            }
+            receivesDone += n;
         }
     }
 
     private void drainSends() {
         while (sendsInFlight > 0) {
-            consume(completions.await());
-        }
-    }
-
-    private void consume(int n) {
-        WorkCompletions wc = completions.batch();
-        for (int i = 0; i < n; i++) {
-            if (Completions.isReceive(wc, i)) {
-                receivesDone++;
-                receive.post(); // keep the receive queue full
-            } else {
-                sendsInFlight--;
-            }
+            sendsInFlight -= sends.await();
         }
     }
 

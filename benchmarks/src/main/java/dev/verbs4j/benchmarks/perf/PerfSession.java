@@ -27,8 +27,10 @@ import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 
 /**
- * Everything one side of a perf run owns: device, PD, one registered buffer, one CQ (optionally
- * with a completion channel) and one RC QP, connected to the peer's.
+ * Everything one side of a perf run owns: device, PD, one registered buffer, the CQs (optionally
+ * with a completion channel) and one RC QP, connected to the peer's. As in perftest, the send
+ * tests get a send CQ of tx-depth entries and a receive CQ of rx-depth entries; the other tests
+ * have one CQ for both.
  *
  * <p>The buffer has two halves: {@link #SOURCE} holds what we send or write, {@link #incoming()}
  * is what the peer writes into, reads from, or adds to, and where our receives land.
@@ -50,7 +52,10 @@ final class PerfSession implements AutoCloseable {
     final MemorySegment buffer;
     final MemoryRegion mr;
     final CompletionChannel channel;
-    final CompletionQueue cq;
+    /** Send completions; for tests without receives, the only CQ. */
+    final CompletionQueue sendCq;
+    /** Receive completions: its own CQ for the send tests, otherwise {@link #sendCq}. */
+    final CompletionQueue recvCq;
     final QueuePair qp;
     final int psn;
     final long half;
@@ -71,14 +76,18 @@ final class PerfSession implements AutoCloseable {
         this.buffer = arena.allocate(2 * half, ALIGN);
         this.mr = pd.register(buffer, Access.ALL_REMOTE);
         this.channel = options.events() ? context.createCompletionChannel() : null;
-        int cqEntries = options.txDepth() + options.rxDepth() + 1;
-        this.cq = channel != null ? context.createCompletionQueue(cqEntries, channel, 0)
-                : context.createCompletionQueue(cqEntries);
+        boolean receives = options.test().usesReceives();
+        this.sendCq = createCq(receives ? options.txDepth() : options.txDepth() + options.rxDepth() + 1);
+        this.recvCq = receives ? createCq(options.rxDepth()) : sendCq;
         int inline = Math.max(0, options.inlineSize());
-        QpCapabilities caps = new QpCapabilities(options.txDepth(), options.test().usesReceives() ? options.rxDepth() : 1,
-                1, 1, inline);
-        this.qp = pd.createQueuePair(QpInitAttributes.builder(QpType.RC, cq).capabilities(caps).build());
+        QpCapabilities caps = new QpCapabilities(options.txDepth(), receives ? options.rxDepth() : 1, 1, 1, inline);
+        this.qp = pd.createQueuePair(QpInitAttributes.builder(QpType.RC, sendCq, recvCq).capabilities(caps).build());
         this.psn = new SecureRandom().nextInt(1 << 24);
+    }
+
+    private CompletionQueue createCq(int entries) {
+        return channel != null ? context.createCompletionQueue(entries, channel, 0)
+                : context.createCompletionQueue(entries);
     }
 
     /** Where the peer's data lands, and what it reads from or adds to. */
@@ -132,7 +141,10 @@ final class PerfSession implements AutoCloseable {
     @Override
     public void close() {
         qp.close();
-        cq.close();
+        if (recvCq != sendCq) {
+            recvCq.close();
+        }
+        sendCq.close();
         if (channel != null) {
             channel.close();
         }

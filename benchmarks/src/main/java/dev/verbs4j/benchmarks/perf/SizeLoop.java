@@ -24,9 +24,13 @@ final class SizeLoop {
         int iterations = o.iterations();
         long[] posted = new long[iterations];
         long[] completed = new long[iterations];
-        try (Completions completions = new Completions(session.cq, session.channel, 16)) {
+        // perftest's send_lat polls one completion at a time, its bandwidth tests up to 16
+        int batch = o.test() == PerfTest.SEND_LAT ? 1 : 16;
+        boolean ownReceiveCq = session.recvCq != session.sendCq;
+        try (Completions sends = new Completions(session.sendCq, session.channel, batch);
+                Completions receives = ownReceiveCq ? new Completions(session.recvCq, session.channel, batch) : null) {
             if (o.test().isLatency()) {
-                try (LatencyRunner runner = new LatencyRunner(session, completions, client)) {
+                try (LatencyRunner runner = new LatencyRunner(session, sends, receives, client)) {
                     for (int size : o.sizes()) {
                         startSize();
                         boolean measured = runner.run(size, o.warmup(), iterations, posted);
@@ -35,7 +39,7 @@ final class SizeLoop {
                     }
                 }
             } else {
-                try (BandwidthRunner runner = new BandwidthRunner(session, completions, client)) {
+                try (BandwidthRunner runner = new BandwidthRunner(session, sends, receives, client)) {
                     for (int size : o.sizes()) {
                         startSize();
                         boolean measured = runner.run(size, o.warmup(), iterations, posted, completed);
