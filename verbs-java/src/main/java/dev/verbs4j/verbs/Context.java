@@ -19,6 +19,11 @@ public final class Context extends NativeObject {
     private final ContextOps ops;
     /** False for contexts librdmacm opened: it closes them, so close() only lets go. */
     private final boolean owned;
+    /**
+     * The device's limits never change while it is open, and QP/SRQ creation and GID reads all
+     * check against them: query once, on first use.
+     */
+    private volatile DeviceAttributes attributes;
 
     Context(MemorySegment ctx, DeviceInfo device) {
         this(ctx, device, true);
@@ -49,12 +54,21 @@ public final class Context extends NativeObject {
         return ibv_context.num_comp_vectors(handle());
     }
 
-    /** {@code ibv_query_device}. */
+    /** {@code ibv_query_device}, issued once per context (the attributes are fixed while it is open). */
     public DeviceAttributes queryDevice() {
+        MemorySegment ctx = handle(); // a closed context refuses even a cached answer
+        DeviceAttributes known = attributes;
+        if (known == null) {
+            known = attributes = query(ctx);
+        }
+        return known;
+    }
+
+    private DeviceAttributes query(MemorySegment ctx) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_device_attr.layout());
-            int rc = (int) QUERY_DEVICE.invokeExact(errno, handle(), attr);
+            int rc = (int) QUERY_DEVICE.invokeExact(errno, ctx, attr);
             Calls.checkStatus(rc, errno, "ibv_query_device", "cannot query device " + name());
             return DeviceAttributes.from(attr);
         } catch (Throwable t) {
