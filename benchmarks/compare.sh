@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perftest vs verbs4j perf, side by side, in one boot of the soft-RoCE rig:
 #   ci/rig run benchmarks/compare.sh [--sizes "2 64 4096"] [--iters N] [--tests "send_lat ..."] [--rounds N]
-#                                    [--java-opt OPT] [--no-modes]
+#                                    [--java-opt OPT] [--no-pin] [--no-modes]
 # For each test and size it runs perftest's binary and `bin/verbs4j perf` alternately (C, Java,
 # C, Java ... for --rounds rounds), each as server + client on the same device, and prints one
 # Markdown row: latency tests t_typical in µs (one way, as perftest reports), bandwidth tests
@@ -9,6 +9,8 @@
 # benchmarks/target/compare/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 # verbs4j runs --warmup=10000 untimed iterations first (a fresh JVM runs its first thousands in
 # the interpreter and the JIT; perftest needs none); --java-opt --warmup=0 turns that off.
+# Servers run on CPU 0 and clients on CPU 1 (taskset), perftest and verbs4j alike: a JVM's
+# helper threads otherwise get its busy thread moved between CPUs (--no-pin turns that off).
 # --no-modes skips the completion-mode tables (benchmarks/modes.sh) after the perftest table.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -19,8 +21,9 @@ tests="send_lat write_lat read_lat atomic_lat send_bw write_bw read_bw"
 rounds=2
 java_extra=(--warmup=10000)   # a later --java-opt --warmup=N overrides it
 modes=1
+pin=1
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -29,6 +32,7 @@ while (($#)); do
     --tests) tests=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --java-opt) java_extra+=("$2"); shift 2 ;;   # extra verbs4j perf option, e.g. --warmup=200
+    --no-pin) pin=0; shift ;;
     --no-modes) modes=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "compare.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -42,6 +46,14 @@ port=18515
 raw=$root/benchmarks/target/compare
 mkdir -p "$raw"
 : > "$raw/rounds.txt"
+
+# CPU pinning, the same for both tools; needs two CPUs
+pin_server=() pin_client=()
+if ((pin)) && (($(nproc) >= 2)) && command -v taskset > /dev/null; then
+  pin_server=(taskset -c 0) pin_client=(taskset -c 1)
+elif ((pin)); then
+  echo "compare.sh: not pinning (needs 2 CPUs and taskset)" >&2
+fi
 
 # The client's report row for one size: column 5 is t_typical, column 4 BW average.
 row_value() { # file test size
@@ -62,12 +74,12 @@ run_pair() { # tool test size out
     server=("$root/bin/verbs4j" perf "$test" "${args[@]}" "${java_extra[@]}")
     client=("$root/bin/verbs4j" perf "$test" "${args[@]}" "${java_extra[@]}" "$addr")
   fi
-  timeout 900 "${server[@]}" > "$out.server" 2>&1 &
+  timeout 900 "${pin_server[@]}" "${server[@]}" > "$out.server" 2>&1 &
   local server_pid=$!
   local attempt
   for attempt in 1 2 3 4 5; do
     sleep 1
-    if timeout 900 "${client[@]}" > "$out" 2>&1; then break; fi
+    if timeout 900 "${pin_client[@]}" "${client[@]}" > "$out" 2>&1; then break; fi
     grep -qiE "couldn't connect|connection refused|unable to connect" "$out" || break
   done
   wait "$server_pid" || echo "compare.sh: $tool $test $size: server exited with $?" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The JMH suite plus its C baseline, inside the soft-RoCE rig:
-#   ci/rig run benchmarks/jmh.sh [JMH OPTIONS]      (default: -wi 2 -i 3 -f 1 -w 1 -r 1 -prof gc)
+#   ci/rig run benchmarks/jmh.sh [JMH OPTIONS]      (default: -wi 3 -i 5 -f 1 -w 1 -r 1 -prof gc)
 # Builds src/main/c/empty_poll.c with gcc, runs it, runs target/benchmarks.jar, and prints the
 # empty-poll cost of verbs4j (FFM) over C as a ratio. Build first:
 #   mvn -B -o -pl benchmarks -am -DskipTests install
@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 target=$root/benchmarks/target
 device=${RIG_DEVICE:-}
-(($#)) || set -- -wi 2 -i 3 -f 1 -w 1 -r 1 -prof gc
+(($#)) || set -- -wi 3 -i 5 -f 1 -w 1 -r 1 -prof gc
 
 gcc -O2 -Wall -o "$target/empty_poll" "$root/benchmarks/src/main/c/empty_poll.c" -libverbs
 c_line=$("$target/empty_poll" "$device")

@@ -3,6 +3,7 @@ module dev.verbs4j.benchmarks {
     requires dev.verbs4j.verbs;
     requires dev.verbs4j.guest;
     requires jmh.core;
+    requires java.management;
 
     exports dev.verbs4j.benchmarks.perf;
 }

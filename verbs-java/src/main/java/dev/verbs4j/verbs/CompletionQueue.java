@@ -17,6 +17,7 @@ public final class CompletionQueue extends NativeObject {
     private final Context context;
     private final CompletionChannel channel;
     private final MemorySegment pollCqFn;
+    private final long pollCqAt;
     private final MemorySegment reqNotifyCqFn;
     private final int capacity;
     /** Events taken from the channel and not yet acknowledged; destroy would wait for them forever. */
@@ -27,6 +28,7 @@ public final class CompletionQueue extends NativeObject {
         this.context = context;
         this.channel = channel;
         this.pollCqFn = context.ops().pollCq;
+        this.pollCqAt = pollCqFn.address();
         this.reqNotifyCqFn = context.ops().reqNotifyCq;
         this.capacity = ibv_cq.cqe(handle());
         if (channel != null) {
@@ -64,10 +66,22 @@ public final class CompletionQueue extends NativeObject {
      * (0 when the CQ is empty). Allocates nothing.
      */
     public int poll(WorkCompletions batch) {
+        return poll(batch, batch.capacity());
+    }
+
+    /**
+     * Polls up to {@code max} completions (1..{@code batch.capacity()}) into {@code batch}, like
+     * ibv_poll_cq's num_entries: a consumer that expects a known number takes no more than that
+     * and leaves later completions on the CQ. Allocates nothing.
+     */
+    public int poll(WorkCompletions batch, int max) {
+        if (max < 1 || max > batch.capacity()) {
+            throw new IllegalArgumentException("max " + max + " outside 1.." + batch.capacity() + " (the batch's capacity)");
+        }
         long cq = handle().address();
         int n;
         try {
-            n = (int) ContextOps.POLL_CQ.invokeExact(pollCqFn, cq, batch.capacity(), batch.address());
+            n = ContextOps.pollCq(pollCqFn, pollCqAt, cq, max, batch.address());
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }

@@ -24,6 +24,7 @@ public final class PreparedReceive implements AutoCloseable {
 
     private final NativeObject target;
     private final MemorySegment postFn;
+    private final long postAt;
     private final String verb;
     private final Arena arena;
     private final MemorySegment chain;
@@ -46,6 +47,7 @@ public final class PreparedReceive implements AutoCloseable {
         }
         this.target = target;
         this.postFn = postFn;
+        this.postAt = postFn.address();
         this.verb = verb;
         this.length = chainLength;
         this.arena = Arena.ofShared();
@@ -122,7 +124,7 @@ public final class PreparedReceive implements AutoCloseable {
         }
         int rc;
         try {
-            rc = (int) ContextOps.POST_RECV.invokeExact(postFn, handle, chainAddress, badWrAddress);
+            rc = ContextOps.postRecv(postFn, postAt, handle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {

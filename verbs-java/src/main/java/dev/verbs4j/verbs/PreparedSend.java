@@ -47,6 +47,7 @@ public final class PreparedSend implements AutoCloseable {
 
     private final QueuePair qp;
     private final MemorySegment postSendFn;
+    private final long postSendAt;
     private final Arena arena;
     private final MemorySegment chain;
     private final ScatterGatherTable sges;
@@ -79,6 +80,7 @@ public final class PreparedSend implements AutoCloseable {
         }
         this.qp = qp;
         this.postSendFn = qp.ops().postSend;
+        this.postSendAt = postSendFn.address();
         this.length = chainLength;
         this.maxInline = qp.capabilities().maxInlineData();
         this.arena = Arena.ofShared();
@@ -286,7 +288,7 @@ public final class PreparedSend implements AutoCloseable {
         }
         int rc;
         try {
-            rc = (int) ContextOps.POST_SEND.invokeExact(postSendFn, qpHandle, chainAddress, badWrAddress);
+            rc = ContextOps.postSend(postSendFn, postSendAt, qpHandle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {

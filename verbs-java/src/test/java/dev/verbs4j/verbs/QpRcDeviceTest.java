@@ -209,6 +209,28 @@ class QpRcDeviceTest {
     }
 
     @Test
+    void pollTakesNoMoreThanAskedAndLeavesTheRest() throws InterruptedException {
+        try (QpLoopback l = QpLoopback.rc(QpCapabilities.small());
+             WorkCompletions wc = new WorkCompletions(4)) {
+            PreparedSend send = l.track(l.a.prepareSend(3, 1));
+            for (int i = 0; i < 3; i++) {
+                send.wrId(i, 30 + i).opcode(i, SendOpcode.RDMA_WRITE).sge(i, 0, l.mrA, i * 8, 8)
+                        .remote(i, l.mrB.address() + i * 8, l.mrB.rkey()).flags(i, SendFlag.mask(SendFlag.SIGNALED));
+            }
+            send.post();
+            Thread.sleep(200); // all three complete on the CQ before the first poll
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1, l.cqA.poll(wc, 1), "poll " + i + " with max 1");
+                assertEquals(30 + i, wc.wrId(0), "the others stayed on the CQ, in order");
+                assertTrue(wc.isSuccess(0));
+            }
+            assertEquals(0, l.cqA.poll(wc, 4));
+            assertThrows(IllegalArgumentException.class, () -> l.cqA.poll(wc, 0));
+            assertThrows(IllegalArgumentException.class, () -> l.cqA.poll(wc, 5));
+        }
+    }
+
+    @Test
     void badRkeyCompletesWithRemoteAccessError() {
         try (QpLoopback l = QpLoopback.rc(QpCapabilities.small());
              WorkCompletions wc = new WorkCompletions(1)) {

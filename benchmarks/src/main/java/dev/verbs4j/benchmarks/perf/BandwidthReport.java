@@ -13,13 +13,19 @@ public record BandwidthReport(int bytes, int iterations, double peakMBps, double
     static final int PEAK_LIMIT = 20_000;
 
     public static BandwidthReport compute(int bytes, int iterations, long[] postedNanos, long[] completedNanos) {
+        return compute(bytes, iterations, postedNanos, completedNanos, true);
+    }
+
+    /** With {@code findPeak} false the peak is reported as 0, as perftest's -N does. */
+    public static BandwidthReport compute(int bytes, int iterations, long[] postedNanos, long[] completedNanos,
+            boolean findPeak) {
         if (iterations < 1 || iterations > postedNanos.length || iterations > completedNanos.length) {
             throw new IllegalArgumentException("need 1.." + postedNanos.length + " timestamps, got " + iterations);
         }
         double seconds = (completedNanos[iterations - 1] - postedNanos[0]) / 1e9;
         double average = bytes * (double) iterations / seconds / MB;
         double rate = iterations / seconds / 1e6;
-        double peak = iterations <= PEAK_LIMIT ? bytes / (bestNanosPerMessage(iterations, postedNanos, completedNanos)
+        double peak = findPeak && iterations <= PEAK_LIMIT ? bytes / (bestNanosPerMessage(iterations, postedNanos, completedNanos)
                 / 1e9) / MB : 0;
         return new BandwidthReport(bytes, iterations, peak, average, rate);
     }

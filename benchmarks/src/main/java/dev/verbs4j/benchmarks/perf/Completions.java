@@ -26,9 +26,14 @@ final class Completions implements AutoCloseable {
 
     /** Returns at least one completion, waiting as long as needed; read them from {@link #batch()}. */
     int await() {
-        int n = cq.poll(batch);
+        return await(batch.capacity());
+    }
+
+    /** As {@link #await()}, taking no more than {@code max} (at most the batch's capacity). */
+    int await(int max) {
+        int n = cq.poll(batch, max);
         if (n == 0) {
-            n = channel == null ? spin() : sleep();
+            n = channel == null ? spin(max) : sleep(max);
         }
         check(n);
         return n;
@@ -45,11 +50,11 @@ final class Completions implements AutoCloseable {
         return batch;
     }
 
-    private int spin() {
+    private int spin(int max) {
         long start = System.nanoTime();
         int spins = 0;
         int n;
-        while ((n = cq.poll(batch)) == 0) {
+        while ((n = cq.poll(batch, max)) == 0) {
             if (++spins == 1 << 20) { // checking the clock every spin would cost more than the poll
                 spins = 0;
                 if (System.nanoTime() - start > GIVE_UP_NANOS) {
@@ -60,18 +65,18 @@ final class Completions implements AutoCloseable {
         return n;
     }
 
-    private int sleep() {
+    private int sleep(int max) {
         long start = System.nanoTime();
         while (true) {
             cq.requestNotification(false);
-            int n = cq.poll(batch); // a completion that arrived before arming raises no event
+            int n = cq.poll(batch, max); // a completion that arrived before arming raises no event
             if (n > 0) {
                 return n;
             }
             if (channel.await(EVENT_WAIT) == null && System.nanoTime() - start > GIVE_UP_NANOS) {
                 throw new IllegalStateException("no completion event for 60 s: the peer stopped or the QP is stuck");
             }
-            n = cq.poll(batch);
+            n = cq.poll(batch, max);
             if (n > 0) {
                 return n;
             }

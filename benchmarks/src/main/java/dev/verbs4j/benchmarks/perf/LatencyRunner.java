@@ -46,26 +46,25 @@ final class LatencyRunner implements AutoCloseable {
     }
 
     /**
-     * Runs {@code warmup + iterations} exchanges of {@code size} bytes and fills {@code posted}
-     * with the post times of the last {@code iterations}. Returns false when this side only
-     * serves (read and atomic targets), which measures nothing.
+     * Runs {@code iterations} exchanges of {@code size} bytes and fills {@code posted} with
+     * their post times. Returns false when this side only serves (read and atomic targets),
+     * which measures nothing.
      */
-    boolean run(int size, int warmup, int iterations, long[] posted) {
+    boolean run(int size, int iterations, long[] posted) {
         PerfTest test = s.options.test();
         prepare(test, size);
-        int total = warmup + iterations;
         return switch (test) {
             case SEND_LAT -> {
-                pingPongSend(total, warmup, posted);
+                pingPongSend(iterations, posted);
                 yield true;
             }
             case WRITE_LAT -> {
-                pingPongWrite(size, total, warmup, posted);
+                pingPongWrite(size, iterations, posted);
                 yield true;
             }
             case READ_LAT, ATOMIC_LAT -> {
                 if (client) {
-                    requestResponse(total, warmup, posted);
+                    requestResponse(iterations, posted);
                 }
                 yield client;
             }
@@ -103,15 +102,13 @@ final class LatencyRunner implements AutoCloseable {
      * (perftest signals every cq-mod sends, which tx-depth 1 makes every send), and every
      * receive completion is replaced at once by a new receive.
      */
-    private void pingPongSend(int total, int warmup, long[] posted) {
+    private void pingPongSend(int total, long[] posted) {
         int target = receivesDone;
         for (int i = 0; i < total; i++) {
             if (!client || i > 0) {
                 awaitReceives(++target);
             }
-            if (i >= warmup) {
-                posted[i - warmup] = System.nanoTime();
-            }
+            posted[i] = System.nanoTime();
             postSend();
             drainSends();
         }
@@ -121,7 +118,7 @@ final class LatencyRunner implements AutoCloseable {
     }
 
     /** write_lat: each side spins on the last byte of its incoming half for the peer's marker. */
-    private void pingPongWrite(int size, int total, int warmup, long[] posted) {
+    private void pingPongWrite(int size, int total, long[] posted) {
         long markerIn = s.incoming() + size - 1;
         long markerOut = PerfSession.SOURCE + size - 1;
         for (int i = 0; i < total; i++) {
@@ -129,9 +126,7 @@ final class LatencyRunner implements AutoCloseable {
             if (!client) {
                 spinFor(markerIn, expected);
             }
-            if (i >= warmup) {
-                posted[i - warmup] = System.nanoTime();
-            }
+            posted[i] = System.nanoTime();
             BYTE.setRelease(s.buffer, markerOut, expected);
             postSend();
             if (client) {
@@ -142,11 +137,9 @@ final class LatencyRunner implements AutoCloseable {
     }
 
     /** read_lat and atomic_lat: one request, wait for its completion, repeat. */
-    private void requestResponse(int total, int warmup, long[] posted) {
+    private void requestResponse(int total, long[] posted) {
         for (int i = 0; i < total; i++) {
-            if (i >= warmup) {
-                posted[i - warmup] = System.nanoTime();
-            }
+            posted[i] = System.nanoTime();
             postSend();
             drainSends();
         }

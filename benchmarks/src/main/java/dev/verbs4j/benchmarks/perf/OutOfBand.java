@@ -95,6 +95,21 @@ final class OutOfBand implements AutoCloseable {
         return line[0];
     }
 
+    /** Both sides say yes or no; returns true when either said yes. Also a barrier. */
+    boolean eitherSays(boolean ours) {
+        boolean[] theirs = new boolean[1];
+        io(() -> {
+            out.writeByte(ours ? 3 : 2);
+            out.flush();
+            byte b = in.readByte();
+            if (b != 2 && b != 3) {
+                throw new IOException("the peer is out of step");
+            }
+            theirs[0] = b == 3;
+        });
+        return ours || theirs[0];
+    }
+
     /** Both sides reach this point before either goes on. */
     void barrier() {
         io(() -> {

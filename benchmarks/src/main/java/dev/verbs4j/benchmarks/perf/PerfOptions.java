@@ -42,7 +42,8 @@ public record PerfOptions(PerfTest test, String serverHost, String device, int i
                   -e, --events           sleep on CQ events instead of busy polling
                   -p, --port=PORT        TCP port of the out-of-band exchange (default 18515)
                   -N, --noPeak           skip the peak bandwidth search
-                      --warmup=N         N untimed iterations before each size (default 0, like perftest)
+                      --warmup=N         before each size, rounds of N untimed iterations until the
+                                         JIT compiles nothing more (default 0: none, like perftest)
                 The client's sizes and iterations are used by both sides.
                 """;
     }

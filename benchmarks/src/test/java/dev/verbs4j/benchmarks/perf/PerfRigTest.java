@@ -53,6 +53,29 @@ class PerfRigTest {
         assertEquals("300", onlyRow(out[0][0], ReportFormat.BANDWIDTH_HEADER)[1]);
     }
 
+    @Test
+    void sendBandwidthWarmsUpInPassesAndTheServerReportsNoPeak() throws Exception {
+        // 60 warm-up messages: passes of 25, 25 and 10; a server that took the next pass's
+        // arrivals in this one would wait for messages that never come
+        String[][] out = runPair("send_bw", 18604, "-s", "64", "-n", "300", "--warmup=60");
+        String[] client = onlyRow(out[0][1], ReportFormat.BANDWIDTH_HEADER);
+        assertEquals(List.of("64", "300"), List.of(client[0], client[1]));
+        assertTrue(Double.parseDouble(client[2]) >= Double.parseDouble(client[3]), "peak >= average");
+        String[] server = onlyRow(out[0][0], ReportFormat.BANDWIDTH_HEADER);
+        assertEquals(List.of("64", "300", "0.00"), List.of(server[0], server[1], server[2]), String.join(" ", server));
+        assertTrue(Double.parseDouble(server[3]) > 0, "server average");
+    }
+
+    @Test
+    void writeLatencyWarmsUpInPasses() throws Exception {
+        String[][] out = runPair("write_lat", 18605, "-s", "8", "-n", "200", "--warmup=60");
+        for (String side : out[0]) {
+            String[] f = onlyRow(side, ReportFormat.LATENCY_HEADER);
+            assertEquals(List.of("8", "200"), List.of(f[0], f[1]));
+            assertTrue(Double.parseDouble(f[2]) > 0, String.join(" ", f));
+        }
+    }
+
     /** Returns {{server output, client output}}. */
     private static String[][] runPair(String test, int port, String... options) throws Exception {
         List<String> common = new ArrayList<>(List.of(test, "-d", DEVICE, "-p", Integer.toString(port)));

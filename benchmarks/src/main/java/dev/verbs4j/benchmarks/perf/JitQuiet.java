@@ -1,0 +1,64 @@
+package dev.verbs4j.benchmarks.perf;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * Waits after the warm-up until this JVM's JIT compilers have gone quiet. Compiler threads that
+ * are still working when the timed iterations start take CPU from the measured loop: under
+ * emulation a profile of a timed send_bw run showed the C1 threads of the two JVMs at 5-6 % of
+ * all samples, iterations after the warm-up had ended.
+ */
+final class JitQuiet {
+    /** No compilation finished for this long: the queue is taken as drained. */
+    private static final long QUIET_MILLIS = 1_000;
+    private static final long GIVE_UP_MILLIS = 60_000;
+    private static final long STEP_MILLIS = 100;
+
+    private JitQuiet() {
+    }
+
+    /**
+     * Milliseconds this JVM has spent compiling so far, or -1 when it does not say. Two equal
+     * readings around some work mean the work compiled nothing (that took a measurable time).
+     */
+    static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /** Returns false when the compilers were still busy after a minute (the run goes on anyway). */
+    static boolean await() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            sleep(QUIET_MILLIS);
+            return true;
+        }
+        long start = System.currentTimeMillis();
+        long quietSince = start;
+        long compiled = jit.getTotalCompilationTime();
+        while (true) {
+            sleep(STEP_MILLIS);
+            long now = System.currentTimeMillis();
+            long total = jit.getTotalCompilationTime();
+            if (total != compiled) {
+                compiled = total;
+                quietSince = now;
+            } else if (now - quietSince >= QUIET_MILLIS) {
+                return true;
+            }
+            if (now - start >= GIVE_UP_MILLIS) {
+                return false;
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the JIT to settle", e);
+        }
+    }
+}
