@@ -12,10 +12,6 @@ public record BandwidthReport(int bytes, int iterations, double peakMBps, double
     /** perftest skips the quadratic peak search above this many iterations. */
     static final int PEAK_LIMIT = 20_000;
 
-    public static BandwidthReport compute(int bytes, int iterations, long[] postedNanos, long[] completedNanos) {
-        return compute(bytes, iterations, postedNanos, completedNanos, true);
-    }
-
     /** With {@code findPeak} false the peak is reported as 0, as perftest's -N does. */
     public static BandwidthReport compute(int bytes, int iterations, long[] postedNanos, long[] completedNanos,
             boolean findPeak) {

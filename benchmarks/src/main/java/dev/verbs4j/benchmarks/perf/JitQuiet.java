@@ -29,18 +29,17 @@ final class JitQuiet {
 
     /** Returns false when the compilers were still busy after a minute (the run goes on anyway). */
     static boolean await() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+        long compiled = compilationMillis();
+        if (compiled < 0) {
             sleep(QUIET_MILLIS);
             return true;
         }
         long start = System.currentTimeMillis();
         long quietSince = start;
-        long compiled = jit.getTotalCompilationTime();
         while (true) {
             sleep(STEP_MILLIS);
             long now = System.currentTimeMillis();
-            long total = jit.getTotalCompilationTime();
+            long total = compilationMillis();
             if (total != compiled) {
                 compiled = total;
                 quietSince = now;
