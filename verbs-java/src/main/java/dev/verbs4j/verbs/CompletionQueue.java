@@ -75,23 +75,15 @@ public final class CompletionQueue extends NativeObject {
      * and leaves later completions on the CQ. Allocates nothing.
      */
     public int poll(WorkCompletions batch, int max) {
-        if (max < 1 || max > batch.capacity()) {
-            throw new IllegalArgumentException("max " + max + " outside 1.." + batch.capacity() + " (the batch's capacity)");
-        }
-        long cq = handle().address();
+        // checks and failure paths live in small batch methods that C1 inlines here
+        long completions = batch.addressFor(max);
         int n;
         try {
-            n = ContextOps.pollCq(pollCqFn, pollCqAt, cq, max, batch.address());
+            n = ContextOps.pollCq(pollCqFn, pollCqAt, nativeAddress(), max, completions);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
-        if (n < 0) {
-            batch.count = 0;
-            throw new VerbsException("polling the CQ failed", "ibv_poll_cq", -n > 0 ? -n : Errno.EIO,
-                    "the CQ overran (more outstanding work than CQ entries) or the device failed");
-        }
-        batch.count = n;
-        return n;
+        return batch.filled(n);
     }
 
     /**

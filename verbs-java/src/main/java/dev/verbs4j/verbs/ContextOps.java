@@ -36,6 +36,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * them work on a constant and cost less (an empty CompletionQueue.poll under C1, rig: 220 → 170 ns).
  * A process nearly always opens devices of one provider; any other provider's functions go
  * through the unbound handles.
+ *
+ * <p>What is left is the JDK's: even a bound handle runs its target checks on every call
+ * ({@code SharedUtils.checkSymbol} → {@code AbstractMemorySegmentImpl.equals},
+ * {@code SharedUtils.checkNative}), which C1 leaves as real calls (-XX:+PrintInlining) and C2
+ * folds. benchmarks' RawPollBenchmark measures that floor.
  */
 final class ContextOps {
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
@@ -91,13 +96,17 @@ final class ContextOps {
 
     /** post_recv or post_srq_recv at {@code fn} (whose address is {@code fnAt}). */
     static int postRecv(MemorySegment fn, long fnAt, long target, long wr, long badWr) throws Throwable {
-        if (fnAt == FirstProvider.POST_RECV_AT) {
-            return (int) FirstProvider.POST_RECV.invokeExact(target, wr, badWr);
-        }
-        if (fnAt == FirstProvider.POST_SRQ_RECV_AT) {
-            return (int) FirstProvider.POST_SRQ_RECV.invokeExact(target, wr, badWr);
-        }
-        return (int) POST_RECV.invokeExact(fn, target, wr, badWr);
+        // the QP's case first and alone: the method stays small enough for C1 to inline
+        return fnAt == FirstProvider.POST_RECV_AT
+                ? (int) FirstProvider.POST_RECV.invokeExact(target, wr, badWr)
+                : postSrqOrOtherRecv(fn, fnAt, target, wr, badWr);
+    }
+
+    private static int postSrqOrOtherRecv(MemorySegment fn, long fnAt, long target, long wr, long badWr)
+            throws Throwable {
+        return fnAt == FirstProvider.POST_SRQ_RECV_AT
+                ? (int) FirstProvider.POST_SRQ_RECV.invokeExact(target, wr, badWr)
+                : (int) POST_RECV.invokeExact(fn, target, wr, badWr);
     }
 
     /**

@@ -12,10 +12,17 @@ abstract class NativeObject implements AutoCloseable {
     private final NativeObject parent;
     private final AtomicInteger openChildren = new AtomicInteger();
     private volatile MemorySegment handle;
+    /**
+     * handle's address, 0 once closed: the data path's pointer and closed check in one field
+     * read. {@code handle().address()} is an interface call on the segment, which C1 compiles as
+     * a real dispatch on every post and poll.
+     */
+    private volatile long nativeAddress;
 
     NativeObject(String kind, MemorySegment handle, NativeObject parent) {
         this.kind = kind;
         this.handle = handle;
+        this.nativeAddress = handle.address();
         this.parent = parent;
         if (parent != null) {
             parent.openChildren.incrementAndGet();
@@ -26,9 +33,22 @@ abstract class NativeObject implements AutoCloseable {
     final MemorySegment handle() {
         MemorySegment h = handle;
         if (h == null) {
-            throw new IllegalStateException(kind + " is closed");
+            throw closed();
         }
         return h;
+    }
+
+    /** The native pointer as a plain address (see {@link #nativeAddress}); throws if this object is closed. */
+    final long nativeAddress() {
+        long address = nativeAddress;
+        if (address == 0) {
+            throw closed();
+        }
+        return address;
+    }
+
+    private IllegalStateException closed() {
+        return new IllegalStateException(kind + " is closed");
     }
 
     public final boolean isClosed() {
@@ -47,6 +67,7 @@ abstract class NativeObject implements AutoCloseable {
                     + " object(s) created from it are still open; close them first");
         }
         destroy(h);
+        nativeAddress = 0;
         handle = null;
         if (parent != null) {
             parent.openChildren.decrementAndGet();

@@ -34,6 +34,8 @@ public final class PreparedReceive implements AutoCloseable {
     private final long chainAddress;
     private final long badWrAddress;
     private final int length;
+    /** Set by close; read on every post instead of the arena's scope (two interface calls under C1). */
+    private volatile boolean closed;
 
     PreparedReceive(NativeObject target, MemorySegment postFn, String verb, int chainLength, int sgesPerRequest) {
         if (chainLength < 1) {
@@ -114,8 +116,8 @@ public final class PreparedReceive implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long handle = target.handle().address();
-        if (!arena.scope().isAlive()) {
+        long handle = target.nativeAddress();
+        if (closed) {
             throw new IllegalStateException("this PreparedReceive is closed");
         }
         long lastNext = (count - 1) * WR_SIZE + NEXT;
@@ -146,7 +148,8 @@ public final class PreparedReceive implements AutoCloseable {
 
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
+        if (!closed) {
+            closed = true;
             arena.close();
         }
     }

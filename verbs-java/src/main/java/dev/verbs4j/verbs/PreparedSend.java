@@ -56,6 +56,8 @@ public final class PreparedSend implements AutoCloseable {
     private final long chainAddress;
     private final long badWrAddress;
     private final int length;
+    /** Set by close; read on every post instead of the arena's scope (two interface calls under C1). */
+    private volatile boolean closed;
     private final int maxInline;
     // Java copies of what validation and the opcode-dependent union layout need
     private final SendOpcode[] opcodes;
@@ -275,8 +277,8 @@ public final class PreparedSend implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long qpHandle = qp.pointer().address();
-        if (!arena.scope().isAlive()) {
+        long qpHandle = qp.nativeAddress();
+        if (closed) {
             throw new IllegalStateException("this PreparedSend is closed");
         }
         if (qp.type() == QpType.UD) {
@@ -359,7 +361,8 @@ public final class PreparedSend implements AutoCloseable {
     /** Frees the native chain. Must not race with a post from another thread. */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
+        if (!closed) {
+            closed = true;
             arena.close();
         }
     }

@@ -35,9 +35,8 @@ class ContextOpsDeviceTest {
     private static long pollUnbound(CompletionQueue cq, ContextOps ops, WorkCompletions wc) throws Throwable {
         long deadline = System.nanoTime() + QpLoopback.TIMEOUT.toNanos();
         while (true) {
-            int n = ContextOps.pollCq(ops.pollCq, NOT_THE_FIRST_PROVIDER, cq.handle().address(), 1, wc.address());
-            if (n == 1) {
-                wc.count = n; // what CompletionQueue.poll records after its call
+            int n = ContextOps.pollCq(ops.pollCq, NOT_THE_FIRST_PROVIDER, cq.nativeAddress(), 1, wc.addressFor(1));
+            if (wc.filled(n) == 1) { // records n, as CompletionQueue.poll does after its call
                 assertTrue(wc.isSuccess(0), "status " + wc.status(0));
                 return wc.wrId(0);
             }

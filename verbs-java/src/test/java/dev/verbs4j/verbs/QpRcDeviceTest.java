@@ -308,6 +308,28 @@ class QpRcDeviceTest {
     }
 
     @Test
+    void closedRequestsAndBatchesRefuseUseWhileTheirQueuesStayOpen() {
+        try (QpLoopback l = QpLoopback.resourcesOnly()) {
+            QueuePair qp = l.track(l.pd.createQueuePair(QpInitAttributes.builder(QpType.RC, l.cqA, l.cqB).build()));
+            PreparedSend send = qp.prepareSend(1, 1);
+            PreparedReceive recv = qp.prepareReceive(1, 1);
+            WorkCompletions wc = new WorkCompletions(4);
+            send.close();
+            send.close(); // idempotent, as the others
+            recv.close();
+            recv.close();
+            wc.close();
+            wc.close();
+            assertEquals("this PreparedSend is closed", assertThrows(IllegalStateException.class, send::post).getMessage());
+            assertEquals("this PreparedReceive is closed", assertThrows(IllegalStateException.class, recv::post).getMessage());
+            assertEquals("this WorkCompletions batch is closed",
+                    assertThrows(IllegalStateException.class, () -> l.cqA.poll(wc)).getMessage());
+            assertFalse(qp.isClosed());
+            assertEquals(0, l.cqA.poll(l.track(new WorkCompletions(4))), "the CQ itself still polls");
+        }
+    }
+
+    @Test
     void closedObjectsRefuseUseAndParentsRefuseToCloseFirst() {
         QpLoopback l = QpLoopback.resourcesOnly();
         try {
