@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perftest vs verbs4j perf, side by side, in one boot of the soft-RoCE rig:
 #   ci/rig run benchmarks/compare.sh [--sizes "2 64 4096"] [--iters N] [--tests "send_lat ..."] [--rounds N]
-#                                    [--java-opt OPT] [--no-pin] [--no-modes]
+#                                    [--java-opt OPT] [--load-perftest S] [--no-pin] [--no-modes]
 # For each test and size it runs perftest's binary and `bin/verbs4j perf` alternately (C, Java,
 # C, Java ... for --rounds rounds), each as server + client on the same device, and prints one
 # Markdown row: latency tests t_typical in µs (one way, as perftest reports), bandwidth tests
@@ -11,6 +11,9 @@
 # the interpreter and the JIT; perftest needs none); --java-opt --warmup=0 turns that off.
 # Servers run on CPU 0 and clients on CPU 1 (taskset), perftest and verbs4j alike: a JVM's
 # helper threads otherwise get its busy thread moved between CPUs (--no-pin turns that off).
+# --load-perftest S keeps both CPUs busy for S seconds before each perftest pair (then 1 s idle),
+# as verbs4j's warm-up does before its timed run: under emulation a run after sustained load
+# more often lands at the rig's slow speed (benchmarks/README.md, two speeds). Default 0: off.
 # --no-modes skips the completion-mode tables (benchmarks/modes.sh) after the perftest table.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -22,8 +25,9 @@ rounds=2
 java_extra=(--warmup=10000)   # a later --java-opt --warmup=N overrides it
 modes=1
 pin=1
+load_perftest=0
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -32,6 +36,7 @@ while (($#)); do
     --tests) tests=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --java-opt) java_extra+=("$2"); shift 2 ;;   # extra verbs4j perf option, e.g. --warmup=200
+    --load-perftest) load_perftest=$2; shift 2 ;;
     --no-pin) pin=0; shift ;;
     --no-modes) modes=0; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -62,6 +67,16 @@ row_value() { # file test size
   awk -v size="$3" -v col="$column" '$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ { v = $col } END { if (v == "") exit 1; print v }' "$1"
 }
 
+# both CPUs busy for $1 seconds, then a second idle (the shape of verbs4j's warm-up and JIT wait)
+busy_cpus() {
+  local cpu
+  for cpu in $(seq 0 $(($(nproc) - 1))); do
+    timeout "$1" taskset -c "$cpu" sh -c 'while :; do :; done' &
+  done
+  wait
+  sleep 1
+}
+
 # server in the background, then the client (retried while the server is not listening yet)
 run_pair() { # tool test size out
   local tool=$1 test=$2 size=$3 out=$4 args
@@ -70,6 +85,7 @@ run_pair() { # tool test size out
   local server client
   if [[ $tool == c ]]; then
     server=(ib_"$test" "${args[@]}"); client=(ib_"$test" "${args[@]}" "$addr")
+    ((load_perftest > 0)) && busy_cpus "$load_perftest"
   else
     server=("$root/bin/verbs4j" perf "$test" "${args[@]}" "${java_extra[@]}")
     client=("$root/bin/verbs4j" perf "$test" "${args[@]}" "${java_extra[@]}" "$addr")
