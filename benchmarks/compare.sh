@@ -67,7 +67,7 @@ row_value() { # file test size
   awk -v size="$3" -v col="$column" '$1 == size && NF >= 5 && $2 ~ /^[0-9]+$/ { v = $col } END { if (v == "") exit 1; print v }' "$1"
 }
 
-# both CPUs busy for $1 seconds, then a second idle (the shape of verbs4j's warm-up and JIT wait)
+# every CPU busy for $1 seconds, then a second idle (the shape of verbs4j's warm-up and JIT wait)
 busy_cpus() {
   local cpu
   for cpu in $(seq 0 $(($(nproc) - 1))); do

@@ -131,11 +131,11 @@ public final class PreparedReceive implements AutoCloseable {
             throw Calls.rethrow(t);
         } finally {
             if (count < length) {
-                chain.set(JAVA_LONG, lastNext, chain.address() + count * WR_SIZE);
+                chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
         }
         if (rc != 0) {
-            long bad = badWr.get(ADDRESS, 0).address() - chain.address();
+            long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
             int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
             long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
             throw new WorkRequestException(verb, Math.abs(rc), index, count, wrId);

@@ -295,7 +295,7 @@ public final class PreparedSend implements AutoCloseable {
             throw Calls.rethrow(t);
         } finally {
             if (count < length) {
-                chain.set(JAVA_LONG, lastNext, chain.address() + count * WR_SIZE);
+                chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
         }
         if (rc != 0) {
@@ -304,7 +304,7 @@ public final class PreparedSend implements AutoCloseable {
     }
 
     private WorkRequestException failure(int rc, int count) {
-        long bad = badWr.get(ADDRESS, 0).address() - chain.address();
+        long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
         int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
         long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
         return new WorkRequestException("ibv_post_send", Math.abs(rc), index, count, wrId);

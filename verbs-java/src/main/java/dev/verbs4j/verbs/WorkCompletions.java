@@ -100,7 +100,7 @@ public final class WorkCompletions implements AutoCloseable {
 
     private VerbsException pollFailed(int rc) {
         count = 0;
-        return new VerbsException("polling the CQ failed", "ibv_poll_cq", -rc,
+        return new VerbsException("polling the CQ failed", "ibv_poll_cq", -rc > 0 ? -rc : Errno.EIO,
                 "the CQ overran (more outstanding work than CQ entries) or the device failed");
     }
 

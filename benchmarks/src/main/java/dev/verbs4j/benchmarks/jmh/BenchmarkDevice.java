@@ -7,8 +7,13 @@ import dev.verbs4j.verbs.Verbs;
 final class BenchmarkDevice {
     private BenchmarkDevice() {}
 
+    /** The name asked for, or null / empty for the first device. */
+    static String name() {
+        return System.getProperty("verbs4j.device", System.getenv("RIG_DEVICE"));
+    }
+
     static Context open() {
-        String name = System.getProperty("verbs4j.device", System.getenv("RIG_DEVICE"));
+        String name = name();
         if (name != null && !name.isEmpty()) {
             return Verbs.open(name);
         }

@@ -54,7 +54,7 @@ public class RawPollBenchmark {
 
     @Setup(Level.Trial)
     public void open() {
-        context = openDevice(System.getProperty("verbs4j.device", System.getenv("RIG_DEVICE")));
+        context = openDevice(BenchmarkDevice.name());
         cq = Rdma.ibv_create_cq(context, BATCH, MemorySegment.NULL, MemorySegment.NULL, 0);
         if (cq.equals(MemorySegment.NULL)) {
             throw new IllegalStateException("ibv_create_cq failed");
