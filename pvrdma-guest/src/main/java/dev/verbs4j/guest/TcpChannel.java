@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,18 +21,17 @@ import org.slf4j.LoggerFactory;
  * does the channel.
  *
  * <p>Senders write straight to the socket when nothing is queued ahead of them (no thread hop
- * on the fast path); what the socket does not take at once is queued and written by the loop.
+ * and no copy of the payload on the fast path); what the socket does not take at once is copied
+ * to {@link TcpOutbound} and written by the loop, so the caller may reuse its memory either way.
  */
 final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
     private static final Logger LOG = LoggerFactory.getLogger(TcpChannel.class);
     private static final int INITIAL_READ_BUFFER = 64 * 1024;
 
-    private record Outgoing(ByteBuffer bytes, Runnable written) {}
-
     private final SocketChannel socket;
     private final RegionTable regions = new RegionTable();
     private final Object writeLock = new Object();
-    private final ArrayDeque<Outgoing> outgoing = new ArrayDeque<>();
+    private final TcpOutbound outbound = new TcpOutbound();
     private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
     private SelectionKey key;
     private ByteBuffer in = ByteBuffer.allocateDirect(INITIAL_READ_BUFFER);
@@ -83,7 +81,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
     }
 
     /** Encodes and queues a request; a failure fails the operation instead of throwing. */
-    private void submit(long id, java.util.function.Supplier<ByteBuffer> frame, Runnable written) {
+    private void submit(long id, java.util.function.Supplier<ByteBuffer[]> frame, Runnable written) {
         try {
             enqueue(frame.get(), written);
         } catch (ChannelException e) {
@@ -99,25 +97,26 @@ final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
 
     // ---- writing -------------------------------------------------------------------------
 
-    /** Writes now if nothing is queued ahead, else queues for the loop; {@code written} runs once sent. */
-    private void enqueue(ByteBuffer frame, Runnable written) {
+    /** Writes now if nothing is queued ahead, else queues a copy for the loop; {@code written} runs once sent. */
+    private void enqueue(ByteBuffer[] frame, Runnable written) {
         boolean sent = false;
         synchronized (writeLock) {
             if (!socket.isOpen()) {
                 throw new ChannelException(ChannelError.PEER_LOST, "the connection is closed");
             }
-            if (outgoing.isEmpty()) {
+            boolean nothingAhead = outbound.isEmpty();
+            if (nothingAhead) {
                 try {
                     socket.write(frame);
                 } catch (IOException e) {
                     lost(e);
                     throw new ChannelException(ChannelError.PEER_LOST, "writing to the peer failed: " + e.getMessage(), e);
                 }
-                sent = !frame.hasRemaining();
+                sent = !frame[frame.length - 1].hasRemaining();
             }
             if (!sent) {
-                outgoing.add(new Outgoing(frame, written));
-                if (outgoing.size() == 1 && key.isValid()) {
+                outbound.add(frame, written);
+                if (nothingAhead && key.isValid()) {
                     key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                     loop.wakeup();
                 }
@@ -133,18 +132,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
         List<Runnable> done = new ArrayList<>();
         synchronized (writeLock) {
             try {
-                while (!outgoing.isEmpty()) {
-                    Outgoing head = outgoing.peek();
-                    socket.write(head.bytes);
-                    if (head.bytes.hasRemaining()) {
-                        break;
-                    }
-                    outgoing.poll();
-                    if (head.written != null) {
-                        done.add(head.written);
-                    }
-                }
-                if (outgoing.isEmpty() && key.isValid()) {
+                if (outbound.writeTo(socket, done) && key.isValid()) {
                     key.interestOps(SelectionKey.OP_READ);
                 }
             } catch (IOException e) {
@@ -282,7 +270,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
     }
 
     /** An invalid access ends the connection here too, as it moves an RC responder QP to ERR. */
-    private void refuse(ByteBuffer nak, ChannelException why) {
+    private void refuse(ByteBuffer[] nak, ChannelException why) {
         if (why.error() != ChannelError.REMOTE_ACCESS) {
             throw why;
         }
@@ -328,7 +316,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopSelectable {
             key.cancel();
         }
         synchronized (writeLock) {
-            outgoing.clear();
+            outbound.clear();
             try {
                 socket.close();
             } catch (IOException e) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -122,6 +123,46 @@ abstract class ChannelConformanceSuite {
         for (int i = 0; i < n; i++) {
             assertEquals(i, await(pair.server().receive()).data().get(INT, 0));
             assertEquals(n + i, await(pair.client().receive()).data().get(INT, 0));
+        }
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    @Test
+    void theSenderMayReuseItsMemoryAsSoonAsSendReturns() throws Exception {
+        // The loop is held, so nothing is received or completed: sends pile up until the send
+        // queue is full (on TCP, in the socket's buffers and then in the channel's own queue).
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        pair.loop().execute(() -> {
+            held.countDown();
+            try {
+                release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(held.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+        int limit = 2000;
+        List<CompletableFuture<Void>> sent = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(maxMessage());
+            while (sent.size() < limit) {
+                ChannelTestBytes.fill(buffer, sent.size());
+                CompletableFuture<Void> f = pair.client().trySend(buffer, false, 0);
+                if (f == null) {
+                    break;
+                }
+                sent.add(f);
+            }
+            buffer.fill((byte) 0); // each send returned before this: none may see it
+        } finally {
+            release.countDown();
+        }
+        assertTrue(sent.size() < limit, "the send queue never filled, so no send waited in it");
+        for (int i = 0; i < sent.size(); i++) {
+            ChannelMessage m = await(pair.server().receive());
+            assertEquals(maxMessage(), m.length(), "message " + i);
+            assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "bytes of message " + i);
         }
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }

@@ -29,7 +29,7 @@ final class SizeLoop {
         PerfOptions o = session.options;
         boolean client = !o.isServer();
         int iterations = o.iterations();
-        long[] posted = new long[Math.max(iterations, o.warmup())];
+        long[] posted = new long[Math.max(iterations, Math.min(o.warmup(), WARMUP_PASS))]; // warm-up runs in passes
         long[] completed = new long[posted.length];
         // perftest's send_lat polls one completion at a time, its bandwidth tests up to 16
         int batch = o.test() == PerfTest.SEND_LAT ? 1 : 16;
