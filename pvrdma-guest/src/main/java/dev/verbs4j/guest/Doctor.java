@@ -23,15 +23,21 @@ public final class Doctor {
 
     /** Reads this machine (or a recorded sysfs tree) and judges it. */
     public static DoctorReport run(SysfsRoot sys) {
-        return examine(DoctorFacts.collect(sys));
+        return examine(DoctorFacts.collect(sys), PvrdmaDriverFacts.read(sys));
     }
 
     public static DoctorReport examine(DoctorFacts facts) {
+        return examine(facts, PvrdmaDriverFacts.none());
+    }
+
+    /** Judges the facts, with what is known about the PVRDMA adapters' driver. */
+    public static DoctorReport examine(DoctorFacts facts, PvrdmaDriverFacts pvrdmaDriver) {
         List<DoctorCheck> checks = new ArrayList<>();
         checks.add(platform(facts.kernel()));
         checks.add(kernel(facts.kernel()));
         checks.add(rdmaCore(facts));
         checks.add(devices(facts));
+        PvrdmaDriverCheck.check(pvrdmaDriver, facts.kernel()).ifPresent(checks::add);
         for (ProviderInfo device : facts.devices()) {
             provider(facts, device).ifPresent(checks::add);
             for (RdmaPort port : device.ports()) {
@@ -44,7 +50,7 @@ public final class Doctor {
         }
         checks.add(memlock(facts));
         checks.add(netns(facts));
-        return new DoctorReport(facts, checks, verdict(facts));
+        return new DoctorReport(facts, checks, PvrdmaDriverCheck.explain(verdict(facts), facts, pvrdmaDriver));
     }
 
     static DoctorCheck platform(KernelInfo k) {

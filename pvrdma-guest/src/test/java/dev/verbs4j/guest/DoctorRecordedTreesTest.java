@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The doctor on the recorded sysfs trees. Only {@code rxe} was captured (in the rig); the
+ * {@code synthesized-pvrdma-*} trees are synthesized from the vmw_pvrdma driver's source, not
+ * captured on a VMware VM (src/test/resources/sysfs/README.md).
+ */
 class DoctorRecordedTreesTest {
 
     private static DoctorReport doctor(String tree) {
@@ -24,7 +29,7 @@ class DoctorRecordedTreesTest {
 
     @Test
     void activePvrdmaGuestUsesRdmaOnTheRoceV2Ipv4Gid() {
-        DoctorReport r = doctor("pvrdma-active");
+        DoctorReport r = doctor("synthesized-pvrdma-active");
         assertEquals(DoctorVerdict.rdma("vmw_pvrdma0", 1, 3, "RoCE v2", "192.168.10.11", "RoCE v2 IPv4 GID on an active port"),
                 r.verdict());
         assertEquals(0, r.exitCode(), r.toText());
@@ -48,7 +53,7 @@ class DoctorRecordedTreesTest {
 
     @Test
     void pvrdmaGuestWithItsPortDownFallsBackToTcpAndFails() {
-        DoctorReport r = doctor("pvrdma-port-down");
+        DoctorReport r = doctor("synthesized-pvrdma-port-down");
         assertEquals(DoctorVerdict.tcp("port 1 of vmw_pvrdma0 is DOWN"), r.verdict());
         assertEquals(1, r.exitCode());
         DoctorCheck port = check(r, "vmw_pvrdma0 port 1");
@@ -94,7 +99,7 @@ class DoctorRecordedTreesTest {
 
     @Test
     void deviceThatLibibverbsDoesNotListIsBlocking() {
-        DoctorFacts facts = RecordedTrees.facts("pvrdma-active", LibibverbsView.listed(List.of()),
+        DoctorFacts facts = RecordedTrees.facts("synthesized-pvrdma-active", LibibverbsView.listed(List.of()),
                 Optional.of(new MemlockLimit(MemlockLimit.UNLIMITED, MemlockLimit.UNLIMITED)));
         DoctorReport r = Doctor.examine(facts);
         assertEquals(1, r.exitCode());
@@ -104,7 +109,7 @@ class DoctorRecordedTreesTest {
 
     @Test
     void finiteMemlockWithADeviceWarnsAndNamesTheVmSetting() {
-        DoctorFacts facts = RecordedTrees.facts("pvrdma-active", LibibverbsView.notChecked(),
+        DoctorFacts facts = RecordedTrees.facts("synthesized-pvrdma-active", LibibverbsView.notChecked(),
                 Optional.of(new MemlockLimit(8L << 20, 8L << 20)));
         DoctorCheck memlock = check(Doctor.examine(facts), "memlock");
         assertEquals(CheckStatus.WARN, memlock.status());

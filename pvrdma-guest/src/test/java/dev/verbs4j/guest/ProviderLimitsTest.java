@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ProviderLimitsTest {
-    private static final ProviderInfo PVRDMA = RdmaDeviceScan.scan(RecordedTrees.tree("pvrdma-active")).getFirst();
+    private static final ProviderInfo PVRDMA = RdmaDeviceScan.scan(RecordedTrees.tree("synthesized-pvrdma-active")).getFirst();
     private static final ProviderInfo RXE = RdmaDeviceScan.scan(RecordedTrees.tree("rxe")).getFirst();
 
     private static DeviceAttributes attributes(int maxSrq, int atomicCap) {

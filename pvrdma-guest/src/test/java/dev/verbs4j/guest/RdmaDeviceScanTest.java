@@ -17,7 +17,7 @@ class RdmaDeviceScanTest {
 
     @Test
     void findsThePvrdmaAdapterWithItsDriverIdsAndPairedVmxnet3() {
-        List<ProviderInfo> devices = RdmaDeviceScan.scan(RecordedTrees.tree("pvrdma-active"));
+        List<ProviderInfo> devices = RdmaDeviceScan.scan(RecordedTrees.tree("synthesized-pvrdma-active"));
         assertEquals(1, devices.size());
         ProviderInfo d = devices.getFirst();
         assertEquals("vmw_pvrdma0", d.name());
@@ -39,7 +39,7 @@ class RdmaDeviceScanTest {
 
     @Test
     void readsPortStateLinkLayerAndTypedGidsSkippingEmptySlots() {
-        RdmaPort port = RdmaDeviceScan.scan(RecordedTrees.tree("pvrdma-active")).getFirst().ports().getFirst();
+        RdmaPort port = RdmaDeviceScan.scan(RecordedTrees.tree("synthesized-pvrdma-active")).getFirst().ports().getFirst();
         assertEquals(1, port.number());
         assertTrue(port.isActive());
         assertEquals("ACTIVE", port.state());
@@ -55,7 +55,7 @@ class RdmaDeviceScanTest {
 
     @Test
     void downPortIsReportedAsSuch() {
-        RdmaPort port = RdmaDeviceScan.scan(RecordedTrees.tree("pvrdma-port-down")).getFirst().ports().getFirst();
+        RdmaPort port = RdmaDeviceScan.scan(RecordedTrees.tree("synthesized-pvrdma-port-down")).getFirst().ports().getFirst();
         assertFalse(port.isActive());
         assertEquals("DOWN", port.state());
         assertEquals("3: Disabled", port.physState());
