@@ -5,6 +5,9 @@ module dev.verbs4j.benchmarks {
     requires dev.verbs4j.guest;
     requires jmh.core;
     requires java.management;
+    requires dev.verbs4j.examples;
 
     exports dev.verbs4j.benchmarks.perf;
+    opens dev.verbs4j.benchmarks.perf to info.picocli;
+    opens dev.verbs4j.benchmarks.modes to info.picocli;
 }

@@ -1,5 +1,8 @@
 package dev.verbs4j.examples;
 
+import dev.verbs4j.examples.cli.Cli;
+import dev.verbs4j.examples.cli.Verbosity;
+
 import dev.verbs4j.verbs.Context;
 import dev.verbs4j.verbs.DeviceAttributes;
 import dev.verbs4j.verbs.DeviceInfo;
@@ -9,33 +12,35 @@ import dev.verbs4j.verbs.Verbs;
 import dev.verbs4j.verbs.VerbsException;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code bin/verbs4j devices}: the devices, their ports and GID tables, like ibv_devinfo. */
-public final class DevicesCommand {
-    private static final String USAGE = """
-            Usage: verbs4j devices [-d DEVICE]
-            Lists the RDMA devices of this host with their ports (state, MTU, link layer) and
-            GID tables (index, GID, type, network device), like ibv_devinfo -v in short.
+@Command(name = "devices", description = {"RDMA devices, ports and GID tables (like ibv_devinfo)",
+        "Lists the RDMA devices of this host with their ports (state, MTU, link layer) and GID tables "
+                + "(index, GID, type, network device), like ibv_devinfo -v in short."})
+public final class DevicesCommand implements Callable<Integer> {
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "only this device")
+    String only;
 
-              -d, --ib-dev DEVICE   only this device
-              -h, --help            this text
-            """;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+    boolean help;
+
+    @Mixin
+    Verbosity verbosity;
 
     private DevicesCommand() {}
 
     public static void main(String[] args) {
-        String only = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-h", "--help" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "-d", "--ib-dev" -> only = Options.value(args, ++i, "-d");
-                default -> Options.fail("unknown option " + args[i], USAGE);
-            }
-        }
-        System.exit(run(only, System.out));
+        Cli.exit(new DevicesCommand(), args);
+    }
+
+    @Override
+    public Integer call() {
+        verbosity.apply();
+        return run(only, System.out);
     }
 
     static int run(String only, PrintStream out) {

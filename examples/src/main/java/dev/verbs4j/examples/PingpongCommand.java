@@ -1,5 +1,8 @@
 package dev.verbs4j.examples;
 
+import dev.verbs4j.examples.cli.Cli;
+import dev.verbs4j.examples.cli.Verbosity;
+
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelConnector;
@@ -18,32 +21,68 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/verbs4j pingpong}: the channel layer's demo. Two processes connect; RDMA when both
  * can, TCP otherwise (and the first line says which and why); then round trips for latency and
  * a one-way stream for throughput.
  */
-public final class PingpongCommand {
-    private static final String USAGE = """
-            Usage: verbs4j pingpong --server [OPTIONS]     wait for one client
-                   verbs4j pingpong HOST [OPTIONS]         connect to a server on HOST
-            Ping-pong over a verbs4j channel: RDMA (an RC queue pair) when both sides can, else TCP.
-            The first line says which transport runs and why; then round-trip latency and throughput.
-            On a host without RDMA it runs on TCP with no set-up.
-
-                  --server               be the server
-                  --transport T          auto (default), rdma (no fallback) or tcp
-                  --mode M               completion loop: busy, event (default) or adaptive
-              -s, --size SIZE            message size in bytes (default 4096)
-              -n, --iters N              round trips, and messages streamed (default 1000)
-              -p, --port PORT            bootstrap TCP port (default 18515)
-              -d, --ib-dev DEVICE        RDMA device (default: the first usable one)
-              -g, --gid-idx INDEX        GID index (default: a RoCE v2 IPv4 GID)
-              -h, --help                 this text
-            """;
+@Command(name = "pingpong",
+        customSynopsis = {"${COMMAND-FULL-NAME} --server [OPTIONS]     wait for one client",
+                "       ${COMMAND-FULL-NAME} [OPTIONS] HOST         connect to a server on HOST"},
+        description = {"channel ping-pong: RDMA when both sides can, else TCP (says which and why)",
+                "Ping-pong over a verbs4j channel: RDMA (an RC queue pair) when both sides can, else TCP. The first "
+                        + "line says which transport runs and why; then round-trip latency and throughput. On a host "
+                        + "without RDMA it runs on TCP with no set-up."})
+public final class PingpongCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    @Option(names = "--server", description = "be the server")
+    boolean server;
+
+    @Parameters(arity = "0..1", paramLabel = "HOST", description = "the server to connect to")
+    String host;
+
+    @Option(names = "--transport", paramLabel = "T", converter = TransportConverter.class,
+            description = "auto (default), rdma (no fallback) or tcp")
+    TransportPreference transport = TransportPreference.AUTO;
+
+    @Option(names = "--mode", paramLabel = "M", converter = ModeConverter.class,
+            description = "completion loop: busy, event (default) or adaptive")
+    CompletionMode mode = CompletionMode.EVENT;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", description = "message size in bytes (default 4096)")
+    int size = 4096;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "round trips, and messages streamed (default 1000)")
+    int iterations = 1000;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "bootstrap TCP port (default 18515)")
+    int port = 18515;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (default: the first usable one)")
+    String device;
+
+    @Option(names = {"-g", "--gid-idx"}, paramLabel = "INDEX", description = "GID index (default: a RoCE v2 IPv4 GID)")
+    int gidIndex = -1;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+    boolean help;
+
+    @Mixin
+    Verbosity verbosity;
+
+    @Spec
+    CommandSpec spec;
 
     /** The command line, parsed. */
     record Settings(boolean server, String host, TransportPreference transport, CompletionMode mode, int size,
@@ -55,61 +94,48 @@ public final class PingpongCommand {
         }
     }
 
-    private PingpongCommand() {}
-
-    public static void main(String[] args) {
-        Settings s = parse(args);
-        try {
-            System.exit(run(s, System.out));
-        } catch (ChannelException e) {
-            System.err.println("verbs4j: " + e.getMessage());
-            System.exit(1);
+    static final class TransportConverter implements ITypeConverter<TransportPreference> {
+        @Override
+        public TransportPreference convert(String value) {
+            return TransportPreference.parse(value);
         }
     }
 
-    static Settings parse(String[] args) {
-        boolean server = false;
-        String host = null;
-        TransportPreference transport = TransportPreference.AUTO;
-        CompletionMode mode = CompletionMode.EVENT;
-        int size = 4096;
-        int iterations = 1000;
-        int port = 18515;
-        String device = null;
-        int gid = -1;
-        for (int i = 0; i < args.length; i++) {
-            try {
-                switch (args[i]) {
-                    case "-h", "--help" -> {
-                        System.out.print(USAGE);
-                        System.exit(0);
-                    }
-                    case "--server" -> server = true;
-                    case "--transport" -> transport = TransportPreference.parse(Options.value(args, ++i, "--transport"));
-                    case "--mode" -> mode = CompletionMode.parse(Options.value(args, ++i, "--mode"));
-                    case "-s", "--size" -> size = Options.intValue(args, ++i, "-s");
-                    case "-n", "--iters" -> iterations = Options.intValue(args, ++i, "-n");
-                    case "-p", "--port" -> port = Options.intValue(args, ++i, "-p");
-                    case "-d", "--ib-dev" -> device = Options.value(args, ++i, "-d");
-                    case "-g", "--gid-idx" -> gid = Options.intValue(args, ++i, "-g");
-                    default -> {
-                        if (args[i].startsWith("-") || host != null) {
-                            Options.fail("unknown option " + args[i], USAGE);
-                        }
-                        host = args[i];
-                    }
-                }
-            } catch (IllegalArgumentException e) {
-                Options.fail(e.getMessage(), USAGE);
-            }
+    static final class ModeConverter implements ITypeConverter<CompletionMode> {
+        @Override
+        public CompletionMode convert(String value) {
+            return CompletionMode.parse(value);
         }
+    }
+
+    private PingpongCommand() {}
+
+    public static void main(String[] args) {
+        Cli.exit(new PingpongCommand(), args);
+    }
+
+    @Override
+    public Integer call() {
+        Settings s = settings();
+        verbosity.apply();
+        return run(s, System.out);
+    }
+
+    /** Parses a command line (tests; {@link #main} goes through picocli's execute). */
+    static Settings parse(String... args) {
+        PingpongCommand c = new PingpongCommand();
+        Cli.commandLine(c).parseArgs(args);
+        return c.settings();
+    }
+
+    private Settings settings() {
         if (server == (host != null)) {
-            Options.fail("give either --server or the server's HOST", USAGE);
+            throw Cli.usageError(spec, "give either --server or the server's HOST");
         }
         if (size < 1 || iterations < 1) {
-            Options.fail("size and iterations must be positive", USAGE);
+            throw Cli.usageError(spec, "size and iterations must be positive");
         }
-        return new Settings(server, host, transport, mode, size, iterations, port, device, gid);
+        return new Settings(server, host, transport, mode, size, iterations, port, device, gidIndex);
     }
 
     static int run(Settings s, PrintStream out) {

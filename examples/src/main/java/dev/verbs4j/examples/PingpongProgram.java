@@ -1,5 +1,8 @@
 package dev.verbs4j.examples;
 
+import dev.verbs4j.examples.cli.Cli;
+import dev.verbs4j.examples.cli.Verbosity;
+
 import dev.verbs4j.examples.PingpongOptions.Flavor;
 import dev.verbs4j.verbs.Access;
 import dev.verbs4j.verbs.AddressHandle;
@@ -24,6 +27,7 @@ import dev.verbs4j.verbs.RtsAttributes;
 import dev.verbs4j.verbs.SendFlag;
 import dev.verbs4j.verbs.Verbs;
 import java.lang.foreign.Arena;
+import picocli.CommandLine;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -56,34 +60,25 @@ final class PingpongProgram {
     }
 
     static void main(Flavor flavor, String[] args) {
-        PingpongOptions o;
-        try {
-            o = PingpongOptions.parse(flavor, args);
-        } catch (PingpongOptions.HelpRequested e) {
-            System.out.print(PingpongOptions.usage(flavor));
-            return;
-        } catch (PingpongOptions.BadCommandLine e) {
-            System.err.println("verbs4j " + flavor.command + ": " + e.getMessage());
-            System.out.print(PingpongOptions.usage(flavor));
-            System.exit(1);
-            return;
-        }
-        int status;
-        try {
-            status = new PingpongProgram(o).run();
-        } catch (Exception e) {
-            System.out.flush();
-            System.err.println("verbs4j " + flavor.command + ": " + message(e));
-            status = 1;
-        }
-        System.out.flush();
-        System.exit(status);
-    }
-
-    private static String message(Throwable e) {
-        String m = e.getMessage() != null ? e.getMessage() : e.toString();
-        return e.getCause() != null && e.getCause().getMessage() != null && !m.contains(e.getCause().getMessage())
-                ? m + " (" + e.getCause().getMessage() + ")" : m;
+        Verbosity.configure(0);
+        CommandLine cl = PingpongOptions.commandLine(flavor);
+        cl.setExecutionStrategy(parsed -> {
+            if (cl.isUsageHelpRequested()) {
+                cl.usage(cl.getOut());
+                return 0;
+            }
+            PingpongOptions o = PingpongOptions.fromCommandLine(cl);
+            try {
+                return new PingpongProgram(o).run();
+            } catch (Exception e) {
+                System.out.flush();
+                System.err.println("verbs4j " + flavor.command + ": " + Cli.message(e));
+                return 1;
+            } finally {
+                System.out.flush();
+            }
+        });
+        System.exit(cl.execute(args));
     }
 
     private int run() throws Exception {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.ParameterException;
 
 class RpingMessagesTest {
     @Test
@@ -51,10 +52,10 @@ class RpingMessagesTest {
         assertEquals(100, o.size);
         assertEquals(5, o.count);
         assertEquals(7174, o.port);
-        assertThrows(RpingOptions.BadCommandLine.class, () -> RpingOptions.parse(new String[] {"-s", "-S", "25"}));
-        assertThrows(RpingOptions.BadCommandLine.class, () -> RpingOptions.parse(new String[] {"-s", "-S", "65536"}));
-        assertThrows(RpingOptions.BadCommandLine.class, () -> RpingOptions.parse(new String[] {"-v"}));
-        assertThrows(RpingOptions.BadCommandLine.class, () -> RpingOptions.parse(new String[] {"-c"}));
+        assertThrows(ParameterException.class, () -> RpingOptions.parse(new String[] {"-s", "-S", "25"}));
+        assertThrows(ParameterException.class, () -> RpingOptions.parse(new String[] {"-s", "-S", "65536"}));
+        assertThrows(ParameterException.class, () -> RpingOptions.parse(new String[] {"-v"}));
+        assertThrows(ParameterException.class, () -> RpingOptions.parse(new String[] {"-c"}));
         assertEquals(65535, RpingOptions.parse(new String[] {"-s", "-S", "65535"}).size);
         assertEquals(26, RpingOptions.parse(new String[] {"-s", "-S", "26"}).size);
     }

@@ -1,5 +1,6 @@
 package dev.verbs4j.benchmarks.perf;
 
+import dev.verbs4j.examples.cli.Cli;
 import java.io.PrintStream;
 
 /**
@@ -15,28 +16,7 @@ public final class PerfCommand {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.print(PerfOptions.usage());
-            return;
-        }
-        PerfOptions options;
-        try {
-            options = PerfOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("verbs4j perf: " + e.getMessage());
-            System.err.print(PerfOptions.usage());
-            System.exit(1);
-            return;
-        }
-        try {
-            new PerfCommand(System.out).run(options);
-        } catch (RuntimeException e) {
-            System.err.println("verbs4j perf: " + e.getMessage());
-            if (Boolean.getBoolean("verbs4j.perf.trace")) {
-                e.printStackTrace();
-            }
-            System.exit(1);
-        }
+        Cli.exit(new PerfCommandLine(), args);
     }
 
     void run(PerfOptions requested) {

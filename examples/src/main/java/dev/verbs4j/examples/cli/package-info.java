@@ -1,0 +1,6 @@
+/**
+ * The command-line conventions of every program behind {@code bin/verbs4j}: picocli parsing with
+ * GNU spellings, {@code verbs4j NAME} in usage and messages, exit status 2 for a usage error and 1
+ * for a failure, and {@code -v}/{@code -vv} for the library's log on stderr.
+ */
+package dev.verbs4j.examples.cli;
