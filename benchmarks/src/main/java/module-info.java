@@ -6,6 +6,7 @@ module dev.verbs4j.benchmarks {
     requires jmh.core;
     requires java.management;
     requires dev.verbs4j.examples;
+    requires info.picocli;
 
     exports dev.verbs4j.benchmarks.perf;
     opens dev.verbs4j.benchmarks.perf to info.picocli;
