@@ -8,6 +8,7 @@ module dev.verbs4j.benchmarks {
     requires dev.verbs4j.examples;
     requires info.picocli;
 
+    exports dev.verbs4j.benchmarks;
     exports dev.verbs4j.benchmarks.perf;
     opens dev.verbs4j.benchmarks.perf to info.picocli;
     opens dev.verbs4j.benchmarks.modes to info.picocli;

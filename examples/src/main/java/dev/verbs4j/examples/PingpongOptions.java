@@ -77,6 +77,17 @@ final class PingpongOptions {
 
     /** The program's command line: {@link #fromCommandLine} gives the options after parsing. */
     static CommandLine commandLine(Flavor flavor) {
+        CommandLine cl = Cli.commandLine(new CommandLine(spec(flavor)));
+        cl.setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("verbs4j " + flavor.command + ": " + e.getMessage());
+            e.getCommandLine().usage(e.getCommandLine().getOut());
+            return EXIT_USAGE;
+        });
+        return cl;
+    }
+
+    /** The options of one flavor, named like the subcommand. */
+    static CommandSpec spec(Flavor flavor) {
         PingpongOptions o = new PingpongOptions(flavor);
         CommandSpec spec = CommandSpec.forAnnotatedObject(o).name(flavor.command);
         spec.usageMessage().description(flavor.summary);
@@ -85,13 +96,7 @@ final class PingpongOptions {
             describe(spec, "--sl", "<SL>", "send messages with service level <SL> (default 0)");
         }
         describe(spec, "--size", "<size>", "size of message to exchange (default " + flavor.defaultSize + ")");
-        CommandLine cl = Cli.commandLine(new CommandLine(spec));
-        cl.setParameterExceptionHandler((e, args) -> {
-            e.getCommandLine().getErr().println("verbs4j " + flavor.command + ": " + e.getMessage());
-            e.getCommandLine().usage(e.getCommandLine().getOut());
-            return EXIT_USAGE;
-        });
-        return cl;
+        return spec;
     }
 
     private static void describe(CommandSpec spec, String option, String label, String description) {
