@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 
 import dev.verbs4j.verbs.Context;
 import dev.verbs4j.verbs.DeviceAttributes;
@@ -25,11 +25,8 @@ public final class DevicesCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "only this device")
     String only;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    boolean help;
-
     @Mixin
-    Verbosity verbosity;
+    CommonOptions common;
 
     private DevicesCommand() {}
 
@@ -39,7 +36,7 @@ public final class DevicesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        verbosity.apply();
+        common.applyVerbosity();
         return run(only, System.out);
     }
 

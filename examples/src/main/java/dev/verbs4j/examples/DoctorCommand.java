@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 
 import dev.verbs4j.guest.Doctor;
 import dev.verbs4j.guest.DoctorReport;
@@ -32,11 +32,8 @@ public final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--sysfs", paramLabel = "DIR", description = "read a recorded sysfs tree instead of /sys")
     Path sysfs;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    boolean help;
-
     @Mixin
-    Verbosity verbosity;
+    CommonOptions common;
 
     @Spec
     CommandSpec spec;
@@ -52,7 +49,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (sysfs != null && !Files.isDirectory(sysfs)) {
             throw Cli.usageError(spec, "--sysfs " + sysfs + " is not a directory");
         }
-        verbosity.apply();
+        common.applyVerbosity();
         DoctorReport report = Doctor.run(sysfs == null ? SysfsRoot.system() : SysfsRoot.at(sysfs));
         System.out.print(json ? report.toJson() + "\n" : report.toText());
         return report.exitCode();

@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
@@ -75,11 +75,8 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-g", "--gid-idx"}, paramLabel = "INDEX", description = "GID index (default: a RoCE v2 IPv4 GID)")
     int gidIndex = -1;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    boolean help;
-
     @Mixin
-    Verbosity verbosity;
+    CommonOptions common;
 
     @Spec
     CommandSpec spec;
@@ -117,7 +114,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Settings s = settings();
-        verbosity.apply();
+        common.applyVerbosity();
         return run(s, System.out);
     }
 

@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 
 import dev.verbs4j.examples.PingpongOptions.Flavor;
 import dev.verbs4j.verbs.Access;
@@ -60,7 +60,7 @@ final class PingpongProgram {
     }
 
     static void main(Flavor flavor, String[] args) {
-        Verbosity.configure(0);
+        CommonOptions.configure(0);
         CommandLine cl = PingpongOptions.commandLine(flavor);
         cl.setExecutionStrategy(parsed -> {
             if (cl.isUsageHelpRequested()) {

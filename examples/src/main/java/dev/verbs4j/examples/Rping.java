@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 
 import picocli.CommandLine;
 
@@ -13,7 +13,7 @@ public final class Rping {
     private Rping() {}
 
     public static void main(String[] args) {
-        Verbosity.configure(0);
+        CommonOptions.configure(0);
         CommandLine cl = RpingOptions.commandLine();
         cl.setExecutionStrategy(parsed -> {
             if (cl.isUsageHelpRequested()) {

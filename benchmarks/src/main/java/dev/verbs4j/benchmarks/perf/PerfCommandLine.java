@@ -1,7 +1,7 @@
 package dev.verbs4j.benchmarks.perf;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.examples.cli.Verbosity;
+import dev.verbs4j.examples.cli.CommonOptions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -78,11 +78,8 @@ public final class PerfCommandLine implements Callable<Integer> {
             + "until the JIT compiles nothing more (default 0: none, like perftest)"})
     int warmup;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    boolean help;
-
     @Mixin
-    Verbosity verbosity;
+    CommonOptions common;
 
     @Spec
     CommandSpec spec;
@@ -97,7 +94,7 @@ public final class PerfCommandLine implements Callable<Integer> {
     @Override
     public Integer call() {
         PerfOptions options = options();
-        verbosity.apply();
+        common.applyVerbosity();
         new PerfCommand(System.out).run(options);
         return 0;
     }
