@@ -40,7 +40,7 @@ class Verbs4jCommandTest {
     void helpListsEverySubcommandTheLauncherRuns() throws Exception {
         CommandLine top = Verbs4jCommand.commandLine();
         List<String> launcher = launcherSubcommands();
-        assertEquals(9, launcher.size(), launcher.toString());
+        assertTrue(launcher.size() >= 9, launcher.toString());
         assertEquals(launcher.stream().sorted().toList(), top.getSubcommands().keySet().stream().sorted().toList());
         StringWriter out = new StringWriter();
         top.setOut(new PrintWriter(out));
