@@ -111,6 +111,7 @@ class PingpongOptionsTest {
         assertEquals(1, o.gidIndex);
         assertEquals("host", o.serverName);
         assertEquals(7, rc("-i7").ibPort);
+        assertEquals("@rxe0", rc("-d", "@rxe0").device, "an @ value is a value, as getopt reads it, not a file of arguments");
     }
 
     @Test

@@ -24,6 +24,7 @@ public final class Cli {
         CommandLine cl = command instanceof CommandLine c ? c : new CommandLine(command);
         CommandSpec spec = cl.getCommandSpec();
         spec.name(PROGRAM + " " + spec.name()); // run alone; under the top-level command it is a subcommand
+        cl.setExpandAtFiles(false); // getopt reads "@x" as a value, not as a file of arguments
         cl.setParameterExceptionHandler((e, args) -> {
             PrintWriter err = e.getCommandLine().getErr();
             err.println(e.getCommandLine().getCommandSpec().qualifiedName() + ": " + e.getMessage());
