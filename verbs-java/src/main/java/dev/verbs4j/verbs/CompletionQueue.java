@@ -37,8 +37,14 @@ public final class CompletionQueue extends NativeObject {
     }
 
     private static MemorySegment create(Context context, int minEntries, CompletionChannel channel, int vector) {
-        if (minEntries <= 0) {
-            throw new IllegalArgumentException("a CQ needs at least one entry, got " + minEntries);
+        int maxCqe = context.queryDevice().maxCqe();
+        if (minEntries <= 0 || minEntries > maxCqe) {
+            throw new IllegalArgumentException("a CQ on " + context.name() + " holds 1.." + maxCqe
+                    + " entries (max_cqe), asked for " + minEntries);
+        }
+        if (channel != null && (vector < 0 || vector >= context.completionVectors())) {
+            throw new IllegalArgumentException("completion vector " + vector + " outside 0.."
+                    + (context.completionVectors() - 1) + " (num_comp_vectors)");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);

@@ -7,6 +7,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -54,6 +55,14 @@ final class ContextOps {
     static final MethodHandle REQ_NOTIFY_CQ = downcall(ibv_context_ops.req_notify_cq.descriptor());
     /** int post_send(ibv_qp *, ibv_send_wr *, ibv_send_wr **bad), pointers as addresses */
     static final MethodHandle POST_SEND = downcall(THREE_POINTERS);
+    /**
+     * post_send with a fourth argument the function never reads: a segment, which the linker
+     * keeps acquired for the duration of the call, so the arena it belongs to cannot be closed
+     * by another thread while the provider copies inline data out of it (the close then throws).
+     * On x86-64 and AArch64 extra arguments travel in registers the callee ignores.
+     */
+    static final MethodHandle POST_SEND_KEEPING_ALIVE = downcall(FunctionDescriptor.of(JAVA_INT, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, ADDRESS));
     /** int post_recv(ibv_qp *, ibv_recv_wr *, ibv_recv_wr **bad), pointers as addresses; post_srq_recv alike. */
     static final MethodHandle POST_RECV = downcall(THREE_POINTERS);
 
@@ -92,6 +101,12 @@ final class ContextOps {
         return fnAt == FirstProvider.POST_SEND_AT
                 ? (int) FirstProvider.POST_SEND.invokeExact(qp, wr, badWr)
                 : (int) POST_SEND.invokeExact(fn, qp, wr, badWr);
+    }
+
+    /** post_send at {@code fn}, keeping {@code memory}'s scope acquired during the call. */
+    static int postSendKeepingAlive(MemorySegment fn, long qp, long wr, long badWr, MemorySegment memory)
+            throws Throwable {
+        return (int) POST_SEND_KEEPING_ALIVE.invokeExact(fn, qp, wr, badWr, memory);
     }
 
     /** post_recv or post_srq_recv at {@code fn} (whose address is {@code fnAt}). */

@@ -15,6 +15,7 @@ public final class MemoryRegion extends NativeObject {
     private final int lkey;
     private final int rkey;
     private final int access;
+    private final ProtectionDomain pd;
 
     MemoryRegion(ProtectionDomain pd, MemorySegment memory, int access) {
         super("memory region", register(pd, memory, access), pd);
@@ -22,6 +23,8 @@ public final class MemoryRegion extends NativeObject {
         this.lkey = ibv_mr.lkey(handle());
         this.rkey = ibv_mr.rkey(handle());
         this.access = access;
+        this.pd = pd;
+        pd.registered(this);
     }
 
     private static MemorySegment register(ProtectionDomain pd, MemorySegment memory, int access) {
@@ -32,6 +35,11 @@ public final class MemoryRegion extends NativeObject {
         }
         if (memory.byteSize() == 0) {
             throw new IllegalArgumentException("cannot register an empty segment");
+        }
+        long maxMrSize = pd.context().queryDevice().maxMrSize();
+        if (Long.compareUnsigned(memory.byteSize(), maxMrSize) > 0) {
+            throw new IllegalArgumentException("cannot register " + memory.byteSize() + " bytes: the device allows "
+                    + Long.toUnsignedString(maxMrSize) + " per region (max_mr_size)");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -78,6 +86,7 @@ public final class MemoryRegion extends NativeObject {
             MemorySegment errno = Errno.allocate(arena);
             int rc = (int) DEREG_MR.invokeExact(errno, mr);
             Calls.checkStatus(rc, errno, "ibv_dereg_mr", "cannot deregister the memory region");
+            pd.deregistered(this, lkey);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }

@@ -5,7 +5,9 @@ import dev.verbs4j.bindings.ibv_pd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. */
 public final class ProtectionDomain extends NativeObject {
@@ -14,6 +16,8 @@ public final class ProtectionDomain extends NativeObject {
             NativeLibraries.verbs("ibv_dealloc_pd", Rdma.ibv_dealloc_pd$descriptor());
 
     private final Context context;
+    /** Open regions by lkey: a work request given a raw address is checked against the region its lkey names. */
+    private final Map<Integer, MemoryRegion> regions = new ConcurrentHashMap<>();
 
     ProtectionDomain(Context context) {
         super("protection domain", alloc(context), context);
@@ -64,6 +68,30 @@ public final class ProtectionDomain extends NativeObject {
      */
     public AddressHandle createAddressHandle(WorkCompletions completions, int index, MemorySegment grh, int port) {
         return AddressHandle.replyTo(this, completions, index, grh, port);
+    }
+
+    /**
+     * The open region of this PD whose lkey is {@code lkey}, holding {@code length} bytes at
+     * {@code address}; throws when there is none (the device would fail the request, or for
+     * inline data the CPU would read memory nobody vouched for).
+     */
+    MemoryRegion regionHolding(int lkey, long address, int length) {
+        MemoryRegion mr = regions.get(lkey);
+        if (mr == null) {
+            throw new IllegalArgumentException("lkey 0x" + Integer.toHexString(lkey)
+                    + " names no open memory region of this protection domain");
+        }
+        long offset = address - mr.address();
+        ScatterGatherTable.addressIn(mr, offset, length);
+        return mr;
+    }
+
+    void registered(MemoryRegion mr) {
+        regions.put(mr.lkey(), mr);
+    }
+
+    void deregistered(MemoryRegion mr, int lkey) {
+        regions.remove(lkey, mr);
     }
 
     MemorySegment pointer() {

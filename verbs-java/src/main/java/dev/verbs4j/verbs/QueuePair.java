@@ -110,11 +110,11 @@ public final class QueuePair extends NativeObject {
         QpCapabilities c = init.capabilities;
         if (c.maxSendWorkRequests() > device.maxQpWr() || c.maxRecvWorkRequests() > device.maxQpWr()) {
             throw new IllegalArgumentException("the device allows at most " + device.maxQpWr()
-                    + " work requests per queue, asked for " + c);
+                    + " work requests per queue (max_qp_wr), asked for " + c);
         }
         if (c.maxSendSge() > device.maxSge() || c.maxRecvSge() > device.maxSge()) {
             throw new IllegalArgumentException("the device allows at most " + device.maxSge()
-                    + " scatter/gather entries per work request, asked for " + c);
+                    + " scatter/gather entries per work request (max_sge), asked for " + c);
         }
         if (init.type == QpType.UD && init.srq == null && c.maxRecvWorkRequests() == 0) {
             throw new IllegalArgumentException("a UD QP without an SRQ needs maxRecvWorkRequests > 0 to receive");
@@ -306,7 +306,8 @@ public final class QueuePair extends NativeObject {
             throw new IllegalArgumentException("this QP allows " + capabilities.maxRecvSge()
                     + " SGEs per receive (max_recv_sge), asked for " + sgesPerRequest);
         }
-        return new PreparedReceive(this, context.ops().postRecv, "ibv_post_recv", chainLength, sgesPerRequest);
+        return new PreparedReceive(this, pd, context.ops().postRecv, "ibv_post_recv", chainLength, sgesPerRequest,
+                capabilities.maxRecvWorkRequests(), capabilities.maxRecvSge(), "max_recv_wr");
     }
 
     ContextOps ops() {

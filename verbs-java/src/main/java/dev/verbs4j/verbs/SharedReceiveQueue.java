@@ -43,12 +43,12 @@ public final class SharedReceiveQueue extends NativeObject {
             throw new UnsupportedOperationException("device " + pd.context().name() + " has no shared receive queues (max_srq 0)");
         }
         if (maxWorkRequests < 1 || maxWorkRequests > device.maxSrqWr()) {
-            throw new IllegalArgumentException("an SRQ holds 1.." + device.maxSrqWr() + " receives on this device, asked for "
-                    + maxWorkRequests);
+            throw new IllegalArgumentException("an SRQ holds 1.." + device.maxSrqWr() + " receives on this device "
+                    + "(max_srq_wr), asked for " + maxWorkRequests);
         }
         if (maxSge < 1 || maxSge > device.maxSrqSge()) {
-            throw new IllegalArgumentException("an SRQ takes 1.." + device.maxSrqSge() + " SGEs per receive on this device, "
-                    + "asked for " + maxSge);
+            throw new IllegalArgumentException("an SRQ takes 1.." + device.maxSrqSge() + " SGEs per receive on this device "
+                    + "(max_srq_sge), asked for " + maxSge);
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -115,7 +115,8 @@ public final class SharedReceiveQueue extends NativeObject {
         if (sgesPerRequest > maxSge) {
             throw new IllegalArgumentException("this SRQ allows " + maxSge + " SGEs per receive, asked for " + sgesPerRequest);
         }
-        return new PreparedReceive(this, ops.postSrqRecv, "ibv_post_srq_recv", chainLength, sgesPerRequest);
+        return new PreparedReceive(this, pd, ops.postSrqRecv, "ibv_post_srq_recv", chainLength, sgesPerRequest,
+                maxWorkRequests, maxSge, "the SRQ's max_wr");
     }
 
     MemorySegment pointer() {
