@@ -35,7 +35,10 @@ public final class AddressHandle extends NativeObject {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_ah_attr.layout());
             address.writeTo(attr);
-            MemorySegment ah = (MemorySegment) CREATE_AH.invokeExact(errno, pd.pointer(), attr);
+            MemorySegment ah;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                ah = (MemorySegment) CREATE_AH.invokeExact(errno, pd.pointer(), attr);
+            }
             Calls.checkPointer(ah, errno, "ibv_create_ah", "cannot create an address handle for " + address);
             return new AddressHandle(pd, ah, address);
         } catch (Throwable t) {
@@ -56,7 +59,10 @@ public final class AddressHandle extends NativeObject {
         MemorySegment wc = completions.segment().asSlice(index * ibv_wc.sizeof(), ibv_wc.sizeof());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment ah = (MemorySegment) CREATE_AH_FROM_WC.invokeExact(errno, pd.pointer(), wc, grh, (byte) port);
+            MemorySegment ah;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                ah = (MemorySegment) CREATE_AH_FROM_WC.invokeExact(errno, pd.pointer(), wc, grh, (byte) port);
+            }
             Calls.checkPointer(ah, errno, "ibv_create_ah_from_wc", "cannot create an address handle from a completion");
             return new AddressHandle(pd, ah, null);
         } catch (Throwable t) {

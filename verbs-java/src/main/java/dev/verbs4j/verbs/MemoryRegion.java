@@ -6,7 +6,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
-/** Registered memory ({@code struct ibv_mr}): the keys that local and remote work requests name. */
+/**
+ * Registered memory ({@code struct ibv_mr}): the keys that local and remote work requests name.
+ * Closing it while other threads post work requests naming it is safe: the device checks the
+ * lkey of every non-inline request and fails it with an error completion once the region is
+ * gone, and inline data is read from the memory segment itself, which a post checks is alive
+ * and holds acquired (see {@link PreparedSend}).
+ */
 public final class MemoryRegion extends NativeObject {
     private static final MethodHandle REG_MR = NativeLibraries.verbs("ibv_reg_mr", Rdma.ibv_reg_mr$descriptor());
     private static final MethodHandle DEREG_MR = NativeLibraries.verbs("ibv_dereg_mr", Rdma.ibv_dereg_mr$descriptor());
@@ -43,7 +49,10 @@ public final class MemoryRegion extends NativeObject {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment mr = (MemorySegment) REG_MR.invokeExact(errno, pd.pointer(), memory, memory.byteSize(), access);
+            MemorySegment mr;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                mr = (MemorySegment) REG_MR.invokeExact(errno, pd.pointer(), memory, memory.byteSize(), access);
+            }
             return Calls.checkPointer(mr, errno, "ibv_reg_mr", "cannot register " + memory.byteSize() + " bytes")
                     .reinterpret(ibv_mr.sizeof());
         } catch (Throwable t) {

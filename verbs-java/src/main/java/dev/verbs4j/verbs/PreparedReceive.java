@@ -130,20 +130,30 @@ public final class PreparedReceive implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long handle = target.nativeAddress();
         if (closed) {
             throw new IllegalStateException("this PreparedReceive is closed");
         }
         if (sges.unreadyRequests() != 0) {
             sges.checkReady(count);
         }
+        long handle = target.enter(); // held open during the call: a close on another thread waits for it
+        try {
+            int rc = postChain(handle, count);
+            if (rc != 0) {
+                throw failure(rc, count);
+            }
+        } finally {
+            target.leave();
+        }
+    }
+
+    private int postChain(long handle, int count) {
         long lastNext = (count - 1) * WR_SIZE + NEXT;
         if (count < length) {
             chain.set(JAVA_LONG, lastNext, 0L);
         }
-        int rc;
         try {
-            rc = ContextOps.postRecv(postFn, postAt, handle, chainAddress, badWrAddress);
+            return ContextOps.postRecv(postFn, postAt, handle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {
@@ -151,12 +161,13 @@ public final class PreparedReceive implements AutoCloseable {
                 chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
         }
-        if (rc != 0) {
-            long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
-            int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
-            long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
-            throw new WorkRequestException(verb, Math.abs(rc), index, count, wrId);
-        }
+    }
+
+    private WorkRequestException failure(int rc, int count) {
+        long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
+        int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
+        long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
+        return new WorkRequestException(verb, Math.abs(rc), index, count, wrId);
     }
 
     private void checkWr(int wr) {

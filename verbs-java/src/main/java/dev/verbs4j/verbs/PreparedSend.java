@@ -304,27 +304,43 @@ public final class PreparedSend implements AutoCloseable {
         post(length);
     }
 
-    /** Posts the first {@code count} requests of the chain. */
+    /**
+     * Posts the first {@code count} requests of the chain. The QP (and for UD each request's
+     * address handle) is held open for the duration of the call: a close on another thread waits
+     * for it, and a post after that close throws.
+     */
     public void post(int count) {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long qpHandle = qp.nativeAddress();
         if (closed) {
             throw new IllegalStateException("this PreparedSend is closed");
         }
-        if (qp.type() == QpType.UD) {
-            checkAddressHandles(count);
-        }
         // null on the hot path: every request filled, none inline
         MemorySegment keepAlive = inlineRequests != 0 || sges.unreadyRequests() != 0 ? checkMemory(count) : null;
+        long qpHandle = qp.enter();
+        int heldHandles = 0;
+        try {
+            if (qp.type() == QpType.UD) {
+                heldHandles = enterAddressHandles(count);
+            }
+            int rc = postChain(qpHandle, count, keepAlive);
+            if (rc != 0) {
+                throw failure(rc, count);
+            }
+        } finally {
+            leaveAddressHandles(heldHandles);
+            qp.leave();
+        }
+    }
+
+    private int postChain(long qpHandle, int count, MemorySegment keepAlive) {
         long lastNext = (count - 1) * WR_SIZE + NEXT;
         if (count < length) {
             chain.set(JAVA_LONG, lastNext, 0L);
         }
-        int rc;
         try {
-            rc = keepAlive == null
+            return keepAlive == null
                     ? ContextOps.postSend(postSendFn, postSendAt, qpHandle, chainAddress, badWrAddress)
                     : ContextOps.postSendKeepingAlive(postSendFn, qpHandle, chainAddress, badWrAddress, keepAlive);
         } catch (Throwable t) {
@@ -333,9 +349,6 @@ public final class PreparedSend implements AutoCloseable {
             if (count < length) {
                 chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
-        }
-        if (rc != 0) {
-            throw failure(rc, count);
         }
     }
 
@@ -363,13 +376,26 @@ public final class PreparedSend implements AutoCloseable {
         return new WorkRequestException("ibv_post_send", Math.abs(rc), index, count, wrId);
     }
 
-    private void checkAddressHandles(int count) {
+    /** Holds the first {@code count} requests' address handles open (the provider reads them); returns how many. */
+    private int enterAddressHandles(int count) {
         for (int i = 0; i < count; i++) {
             AddressHandle ah = addressHandles[i];
-            if (ah == null) {
-                throw new IllegalStateException("UD work request " + i + " has no destination; call ud(...)");
+            try {
+                if (ah == null) {
+                    throw new IllegalStateException("UD work request " + i + " has no destination; call ud(...)");
+                }
+                ah.enter(); // throws if the address handle was closed: the provider would read freed memory
+            } catch (RuntimeException e) {
+                leaveAddressHandles(i);
+                throw e;
             }
-            ah.pointer(); // throws if the address handle was closed: the provider would read freed memory
+        }
+        return count;
+    }
+
+    private void leaveAddressHandles(int count) {
+        for (int i = 0; i < count; i++) {
+            addressHandles[i].leave();
         }
     }
 

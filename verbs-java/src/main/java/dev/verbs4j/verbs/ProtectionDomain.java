@@ -9,7 +9,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. */
+/**
+ * {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. Creating
+ * objects in it holds its monitor, which close holds too: a close racing with a creation waits
+ * for it, then refuses while the new object is open (see {@link NativeObject}).
+ */
 public final class ProtectionDomain extends NativeObject {
     private static final MethodHandle ALLOC_PD = NativeLibraries.verbs("ibv_alloc_pd", Rdma.ibv_alloc_pd$descriptor());
     private static final MethodHandle DEALLOC_PD =
@@ -27,7 +31,10 @@ public final class ProtectionDomain extends NativeObject {
     private static MemorySegment alloc(Context context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
+            MemorySegment pd;
+            synchronized (context) { // its close waits: the parent stays valid during the call
+                pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
+            }
             return Calls.checkPointer(pd, errno, "ibv_alloc_pd", "cannot allocate a protection domain on "
                     + context.name()).reinterpret(ibv_pd.sizeof());
         } catch (Throwable t) {

@@ -19,6 +19,11 @@ import java.util.List;
  * <p>Work requests are posted through {@link PreparedSend} and {@link PreparedReceive}, built
  * once and posted many times without allocating. Posting is thread-safe at the provider level;
  * each thread uses its own prepared objects.
+ *
+ * <p>Closing a QP while other threads post to it is safe: each post holds the QP open for its
+ * call (one atomic add before and after, see {@link NativeObject}), the close waits for posts in
+ * progress, and later posts throw {@link IllegalStateException}. State changes and queries hold
+ * the QP's monitor, which close holds too.
  */
 public final class QueuePair extends NativeObject {
     private static final MethodHandle CREATE_QP = NativeLibraries.verbs("ibv_create_qp", Rdma.ibv_create_qp$descriptor());
@@ -82,6 +87,26 @@ public final class QueuePair extends NativeObject {
     static QueuePair create(ProtectionDomain pd, QpInitAttributes init) {
         DeviceAttributes device = pd.context().queryDevice();
         checkCapabilities(init, device);
+        // the PD's monitor and the CQs' and SRQ's use counts keep all four valid during the call
+        synchronized (pd) {
+            init.sendCq.enter();
+            try {
+                init.recvCq.enter();
+                try {
+                    return createHeld(pd, init);
+                } finally {
+                    init.recvCq.leave();
+                }
+            } finally {
+                init.sendCq.leave();
+            }
+        }
+    }
+
+    private static QueuePair createHeld(ProtectionDomain pd, QpInitAttributes init) {
+        if (init.srq != null) {
+            init.srq.enter();
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.layout());
@@ -103,6 +128,10 @@ public final class QueuePair extends NativeObject {
             return new QueuePair(pd, qp, init.type, init.sendCq, init.recvCq, init.srq, readCapabilities(cap), null);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            if (init.srq != null) {
+                init.srq.leave();
+            }
         }
     }
 
@@ -262,7 +291,7 @@ public final class QueuePair extends NativeObject {
     // ---- query ---------------------------------------------------------------------------
 
     /** {@code ibv_query_qp} with every attribute verbs4j knows about. */
-    public QpAttributes query() {
+    public synchronized QpAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
