@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("rdma")
 class CloseRaceDeviceTest {
-    private static final int ROUNDS = 60;
+    private static final int ROUNDS = 200;
     private static final long JOIN_MILLIS = 20_000;
 
     @Test
