@@ -81,6 +81,10 @@ public final class Context extends NativeObject {
 
     /** Port attributes, including the fields the legacy exported ibv_query_port leaves out. */
     public synchronized PortAttributes queryPort(int port) {
+        int ports = queryDevice().physicalPortCount();
+        if (port < 1 || port > ports) {
+            throw new IllegalArgumentException("port " + port + " outside 1.." + ports + " of " + name() + " (phys_port_cnt)");
+        }
         return PortQuery.query(this, port);
     }
 
