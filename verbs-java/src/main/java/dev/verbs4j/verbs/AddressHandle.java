@@ -8,7 +8,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
-/** {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused. */
+/**
+ * {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused. Closing
+ * it while other threads post UD sends naming it is safe: each post holds its requests' address
+ * handles open for the call (see {@link NativeObject}), and a post after the close throws
+ * {@link IllegalStateException}.
+ */
 public final class AddressHandle extends NativeObject {
     private static final MethodHandle CREATE_AH = NativeLibraries.verbs("ibv_create_ah", Rdma.ibv_create_ah$descriptor());
     private static final MethodHandle CREATE_AH_FROM_WC =
