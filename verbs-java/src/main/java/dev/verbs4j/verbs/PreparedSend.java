@@ -366,7 +366,8 @@ public final class PreparedSend implements AutoCloseable {
                 keep = sges.checkAlive(i, keep);
             }
         }
-        return keep;
+        // memory of an arena confined to another thread cannot be acquired here (nor closed but by its owner)
+        return keep == null || keep.isAccessibleBy(Thread.currentThread()) ? keep : null;
     }
 
     private WorkRequestException failure(int rc, int count) {
