@@ -28,8 +28,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * from a shared arena (work-request chains and completion batches do), acquired and released
  * around the call: two atomic updates per call, which cost more than an empty poll itself. A
  * pointer and a {@code long} are passed alike on the LP64 ABIs verbs4j runs on (x86-64,
- * AArch64). The callers check that their memory is still open first; closing it while a post
- * or poll runs on another thread is already forbidden.
+ * AArch64). The callers check that their memory is still open first; the QP, SRQ or CQ itself
+ * is held open for the call by its use count (NativeObject), and a post with inline data keeps
+ * that memory's scope acquired by passing it as an extra argument (POST_SEND_KEEPING_ALIVE).
  *
  * <p>A handle taking the function pointer as an argument still checks and unboxes that
  * segment on every call, which the C1 compiler does not fold away. The first provider's hot
