@@ -8,7 +8,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
-/** {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused. */
+/**
+ * {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused. Closing
+ * it while other threads post UD sends naming it is safe: each post holds its requests' address
+ * handles open for the call (see {@link NativeObject}), and a post after the close throws
+ * {@link IllegalStateException}.
+ */
 public final class AddressHandle extends NativeObject {
     private static final MethodHandle CREATE_AH = NativeLibraries.verbs("ibv_create_ah", Rdma.ibv_create_ah$descriptor());
     private static final MethodHandle CREATE_AH_FROM_WC =
@@ -35,7 +40,10 @@ public final class AddressHandle extends NativeObject {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_ah_attr.layout());
             address.writeTo(attr);
-            MemorySegment ah = (MemorySegment) CREATE_AH.invokeExact(errno, pd.pointer(), attr);
+            MemorySegment ah;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                ah = (MemorySegment) CREATE_AH.invokeExact(errno, pd.pointer(), attr);
+            }
             Calls.checkPointer(ah, errno, "ibv_create_ah", "cannot create an address handle for " + address);
             return new AddressHandle(pd, ah, address);
         } catch (Throwable t) {
@@ -56,7 +64,10 @@ public final class AddressHandle extends NativeObject {
         MemorySegment wc = completions.segment().asSlice(index * ibv_wc.sizeof(), ibv_wc.sizeof());
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment ah = (MemorySegment) CREATE_AH_FROM_WC.invokeExact(errno, pd.pointer(), wc, grh, (byte) port);
+            MemorySegment ah;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                ah = (MemorySegment) CREATE_AH_FROM_WC.invokeExact(errno, pd.pointer(), wc, grh, (byte) port);
+            }
             Calls.checkPointer(ah, errno, "ibv_create_ah_from_wc", "cannot create an address handle from a completion");
             return new AddressHandle(pd, ah, null);
         } catch (Throwable t) {

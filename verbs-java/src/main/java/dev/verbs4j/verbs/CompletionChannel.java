@@ -40,7 +40,10 @@ public final class CompletionChannel extends NativeObject {
     private static MemorySegment create(Context context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment ch = (MemorySegment) CREATE.invokeExact(errno, context.pointer());
+            MemorySegment ch;
+            synchronized (context) { // its close waits: the parent stays valid during the call
+                ch = (MemorySegment) CREATE.invokeExact(errno, context.pointer());
+            }
             return Calls.checkPointer(ch, errno, "ibv_create_comp_channel", "cannot create a completion channel")
                     .reinterpret(ibv_comp_channel.sizeof());
         } catch (Throwable t) {

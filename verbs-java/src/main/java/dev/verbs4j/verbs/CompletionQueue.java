@@ -6,7 +6,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
-/** {@code struct ibv_cq}: where work completions arrive. */
+/**
+ * {@code struct ibv_cq}: where work completions arrive. Closing it while other threads poll is
+ * safe: each poll holds the CQ open for its call (see {@link NativeObject}), the close waits for
+ * polls in progress, and later polls throw {@link IllegalStateException}.
+ */
 public final class CompletionQueue extends NativeObject {
     private static final MethodHandle CREATE_CQ = NativeLibraries.verbs("ibv_create_cq", Rdma.ibv_create_cq$descriptor());
     private static final MethodHandle DESTROY_CQ =
@@ -37,14 +41,23 @@ public final class CompletionQueue extends NativeObject {
     }
 
     private static MemorySegment create(Context context, int minEntries, CompletionChannel channel, int vector) {
-        if (minEntries <= 0) {
-            throw new IllegalArgumentException("a CQ needs at least one entry, got " + minEntries);
+        int maxCqe = context.queryDevice().maxCqe();
+        if (minEntries <= 0 || minEntries > maxCqe) {
+            throw new IllegalArgumentException("a CQ on " + context.name() + " holds 1.." + maxCqe
+                    + " entries (max_cqe), asked for " + minEntries);
+        }
+        if (channel != null && (vector < 0 || vector >= context.completionVectors())) {
+            throw new IllegalArgumentException("completion vector " + vector + " outside 0.."
+                    + (context.completionVectors() - 1) + " (num_comp_vectors)");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment ch = channel == null ? MemorySegment.NULL : channel.pointer();
-            MemorySegment cq = (MemorySegment) CREATE_CQ.invokeExact(errno, context.pointer(), minEntries,
-                    MemorySegment.NULL, ch, vector);
+            MemorySegment cq;
+            synchronized (context) { // its close waits: the context stays valid during the call
+                cq = (MemorySegment) CREATE_CQ.invokeExact(errno, context.pointer(), minEntries,
+                        MemorySegment.NULL, ch, vector);
+            }
             return Calls.checkPointer(cq, errno, "ibv_create_cq", "cannot create a CQ of " + minEntries
                     + " entries (completion vector " + vector + ")").reinterpret(ibv_cq.sizeof());
         } catch (Throwable t) {
@@ -77,11 +90,14 @@ public final class CompletionQueue extends NativeObject {
     public int poll(WorkCompletions batch, int max) {
         // checks and failure paths live in small batch methods that C1 inlines here
         long completions = batch.addressFor(max);
+        long cq = enter(); // held open during the call: a close on another thread waits for it
         int n;
         try {
-            n = ContextOps.pollCq(pollCqFn, pollCqAt, nativeAddress(), max, completions);
+            n = ContextOps.pollCq(pollCqFn, pollCqAt, cq, max, completions);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            leave();
         }
         return batch.filled(n);
     }
@@ -96,10 +112,13 @@ public final class CompletionQueue extends NativeObject {
             throw new IllegalStateException("this CQ has no completion channel; create it with one to use events");
         }
         int rc;
+        MemorySegment cq = enterHandle();
         try {
-            rc = (int) ContextOps.REQ_NOTIFY_CQ.invokeExact(reqNotifyCqFn, handle(), solicitedOnly ? 1 : 0);
+            rc = (int) ContextOps.REQ_NOTIFY_CQ.invokeExact(reqNotifyCqFn, cq, solicitedOnly ? 1 : 0);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            leave();
         }
         if (rc != 0) {
             throw Hints.exception("cannot arm the CQ", "ibv_req_notify_cq", rc);

@@ -8,7 +8,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 
-/** An open RDMA device ({@code struct ibv_context}). */
+/**
+ * An open RDMA device ({@code struct ibv_context}). Queries and the creation of objects on it
+ * hold its monitor, which close holds too, so a close racing with them waits (see {@link NativeObject}).
+ */
 public final class Context extends NativeObject {
     private static final MethodHandle CLOSE_DEVICE =
             NativeLibraries.verbs("ibv_close_device", Rdma.ibv_close_device$descriptor());
@@ -50,12 +53,12 @@ public final class Context extends NativeObject {
     }
 
     /** Number of completion vectors (interrupt lines) a CQ can be bound to. */
-    public int completionVectors() {
+    public synchronized int completionVectors() {
         return ibv_context.num_comp_vectors(handle());
     }
 
     /** {@code ibv_query_device}, issued once per context (the attributes are fixed while it is open). */
-    public DeviceAttributes queryDevice() {
+    public synchronized DeviceAttributes queryDevice() {
         MemorySegment ctx = handle(); // a closed context refuses even a cached answer
         DeviceAttributes known = attributes;
         if (known == null) {
@@ -77,12 +80,16 @@ public final class Context extends NativeObject {
     }
 
     /** Port attributes, including the fields the legacy exported ibv_query_port leaves out. */
-    public PortAttributes queryPort(int port) {
+    public synchronized PortAttributes queryPort(int port) {
+        int ports = queryDevice().physicalPortCount();
+        if (port < 1 || port > ports) {
+            throw new IllegalArgumentException("port " + port + " outside 1.." + ports + " of " + name() + " (phys_port_cnt)");
+        }
         return PortQuery.query(this, port);
     }
 
     /** The port's GID table with each entry's type and network device. */
-    public List<GidEntry> gidTable(int port) {
+    public synchronized List<GidEntry> gidTable(int port) {
         return GidTable.read(this, port);
     }
 

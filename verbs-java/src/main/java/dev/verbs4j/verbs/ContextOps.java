@@ -7,6 +7,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -27,8 +28,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * from a shared arena (work-request chains and completion batches do), acquired and released
  * around the call: two atomic updates per call, which cost more than an empty poll itself. A
  * pointer and a {@code long} are passed alike on the LP64 ABIs verbs4j runs on (x86-64,
- * AArch64). The callers check that their memory is still open first; closing it while a post
- * or poll runs on another thread is already forbidden.
+ * AArch64). The callers check that their memory is still open first; the QP, SRQ or CQ itself
+ * is held open for the call by its use count (NativeObject), and a post with inline data keeps
+ * that memory's scope acquired by passing it as an extra argument (POST_SEND_KEEPING_ALIVE).
  *
  * <p>A handle taking the function pointer as an argument still checks and unboxes that
  * segment on every call, which the C1 compiler does not fold away. The first provider's hot
@@ -54,6 +56,14 @@ final class ContextOps {
     static final MethodHandle REQ_NOTIFY_CQ = downcall(ibv_context_ops.req_notify_cq.descriptor());
     /** int post_send(ibv_qp *, ibv_send_wr *, ibv_send_wr **bad), pointers as addresses */
     static final MethodHandle POST_SEND = downcall(THREE_POINTERS);
+    /**
+     * post_send with a fourth argument the function never reads: a segment, which the linker
+     * keeps acquired for the duration of the call, so the arena it belongs to cannot be closed
+     * by another thread while the provider copies inline data out of it (the close then throws).
+     * On x86-64 and AArch64 extra arguments travel in registers the callee ignores.
+     */
+    static final MethodHandle POST_SEND_KEEPING_ALIVE = downcall(FunctionDescriptor.of(JAVA_INT, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, ADDRESS));
     /** int post_recv(ibv_qp *, ibv_recv_wr *, ibv_recv_wr **bad), pointers as addresses; post_srq_recv alike. */
     static final MethodHandle POST_RECV = downcall(THREE_POINTERS);
 
@@ -92,6 +102,12 @@ final class ContextOps {
         return fnAt == FirstProvider.POST_SEND_AT
                 ? (int) FirstProvider.POST_SEND.invokeExact(qp, wr, badWr)
                 : (int) POST_SEND.invokeExact(fn, qp, wr, badWr);
+    }
+
+    /** post_send at {@code fn}, keeping {@code memory}'s scope acquired during the call. */
+    static int postSendKeepingAlive(MemorySegment fn, long qp, long wr, long badWr, MemorySegment memory)
+            throws Throwable {
+        return (int) POST_SEND_KEEPING_ALIVE.invokeExact(fn, qp, wr, badWr, memory);
     }
 
     /** post_recv or post_srq_recv at {@code fn} (whose address is {@code fnAt}). */

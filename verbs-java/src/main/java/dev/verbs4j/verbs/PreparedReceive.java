@@ -23,6 +23,7 @@ public final class PreparedReceive implements AutoCloseable {
     private static final long NUM_SGE = ibv_recv_wr.num_sge$offset();
 
     private final NativeObject target;
+    private final ProtectionDomain pd;
     private final MemorySegment postFn;
     private final long postAt;
     private final String verb;
@@ -37,17 +38,25 @@ public final class PreparedReceive implements AutoCloseable {
     /** Set by close; read on every post instead of the arena's scope (two interface calls under C1). */
     private volatile boolean closed;
 
-    PreparedReceive(NativeObject target, MemorySegment postFn, String verb, int chainLength, int sgesPerRequest) {
-        if (chainLength < 1) {
-            throw new IllegalArgumentException("a chain needs at least one work request, got " + chainLength);
+    /**
+     * A chain for {@code target} (a QP or SRQ of {@code pd}), whose queue holds {@code maxWr}
+     * receives ({@code limit} names that limit) of at most {@code maxSge} entries each.
+     */
+    PreparedReceive(NativeObject target, ProtectionDomain pd, MemorySegment postFn, String verb, int chainLength,
+                    int sgesPerRequest, int maxWr, int maxSge, String limit) {
+        if (chainLength < 1 || chainLength > maxWr) {
+            throw new IllegalArgumentException("a chain of " + chainLength + " receives cannot fit a receive queue of "
+                    + maxWr + " (" + limit + "); it needs 1.." + maxWr);
         }
-        if (sgesPerRequest < 0) {
-            throw new IllegalArgumentException("SGEs per request must be >= 0, got " + sgesPerRequest);
+        if (sgesPerRequest < 0 || sgesPerRequest > maxSge) {
+            throw new IllegalArgumentException("receives here take 0.." + maxSge + " SGEs each, asked for "
+                    + sgesPerRequest);
         }
         if (!ContextOps.provided(postFn)) {
             throw new UnsupportedOperationException("the provider has no " + verb);
         }
         this.target = target;
+        this.pd = pd;
         this.postFn = postFn;
         this.postAt = postFn.address();
         this.verb = verb;
@@ -77,26 +86,31 @@ public final class PreparedReceive implements AutoCloseable {
     }
 
     public PreparedReceive sgeCount(int wr, int count) {
-        sges.checkCount(wr, count);
+        sges.count(wr, count);
         chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
         return this;
     }
 
     /** Where received bytes go: {@code length} bytes at {@code offset} in {@code mr}. */
     public PreparedReceive sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
-        return sge(wr, sge, ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
-    }
-
-    public PreparedReceive sge(int wr, int sge, long address, int length, int lkey) {
-        sges.set(wr, sge, address, length, lkey);
+        sges.set(wr, sge, mr.memory(), ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
         return this;
     }
 
+    /** Where received bytes go, by address: inside the open region of the PD whose lkey is {@code lkey}. */
+    public PreparedReceive sge(int wr, int sge, long address, int length, int lkey) {
+        MemoryRegion mr = pd.regionHolding(lkey, address, length);
+        sges.set(wr, sge, mr.memory(), address, length, lkey);
+        return this;
+    }
+
+    /** A new length for an entry already filled; it must stay inside the entry's memory. */
     public PreparedReceive length(int wr, int sge, int length) {
         sges.length(wr, sge, length);
         return this;
     }
 
+    /** A new address for an entry already filled; it must stay inside the entry's memory. */
     public PreparedReceive address(int wr, int sge, long address) {
         sges.address(wr, sge, address);
         return this;
@@ -116,17 +130,30 @@ public final class PreparedReceive implements AutoCloseable {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long handle = target.nativeAddress();
         if (closed) {
             throw new IllegalStateException("this PreparedReceive is closed");
         }
+        if (sges.unreadyRequests() != 0) {
+            sges.checkReady(count);
+        }
+        long handle = target.enter(); // held open during the call: a close on another thread waits for it
+        try {
+            int rc = postChain(handle, count);
+            if (rc != 0) {
+                throw failure(rc, count);
+            }
+        } finally {
+            target.leave();
+        }
+    }
+
+    private int postChain(long handle, int count) {
         long lastNext = (count - 1) * WR_SIZE + NEXT;
         if (count < length) {
             chain.set(JAVA_LONG, lastNext, 0L);
         }
-        int rc;
         try {
-            rc = ContextOps.postRecv(postFn, postAt, handle, chainAddress, badWrAddress);
+            return ContextOps.postRecv(postFn, postAt, handle, chainAddress, badWrAddress);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {
@@ -134,12 +161,13 @@ public final class PreparedReceive implements AutoCloseable {
                 chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
         }
-        if (rc != 0) {
-            long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
-            int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
-            long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
-            throw new WorkRequestException(verb, Math.abs(rc), index, count, wrId);
-        }
+    }
+
+    private WorkRequestException failure(int rc, int count) {
+        long bad = badWr.get(ADDRESS, 0).address() - chainAddress;
+        int index = bad >= 0 && bad < count * WR_SIZE ? (int) (bad / WR_SIZE) : -1;
+        long wrId = index >= 0 ? chain.get(JAVA_LONG, index * WR_SIZE + WR_ID) : -1;
+        return new WorkRequestException(verb, Math.abs(rc), index, count, wrId);
     }
 
     private void checkWr(int wr) {

@@ -67,6 +67,8 @@ public final class PreparedSend implements AutoCloseable {
     private final long[] compareAdd;
     private final long[] swap;
     private final AddressHandle[] addressHandles;
+    /** Requests with INLINE set: a post checks their memory only while this is not 0. */
+    private int inlineRequests;
 
     PreparedSend(QueuePair qp, int chainLength, int sgesPerRequest) {
         if (chainLength < 1) {
@@ -159,6 +161,8 @@ public final class PreparedSend implements AutoCloseable {
             throw e;
         }
         chain.set(JAVA_INT, wr * WR_SIZE + SEND_FLAGS, sendFlags);
+        inlineRequests += inline(sendFlags) - inline(old);
+        sges.inline(wr, inline(sendFlags) != 0);
         return this;
     }
 
@@ -219,29 +223,57 @@ public final class PreparedSend implements AutoCloseable {
 
     /** How many of the request's SGEs are used (0 for a zero-length send). */
     public PreparedSend sgeCount(int wr, int count) {
-        sges.checkCount(wr, count);
+        int old = sges.count(checkedWr(wr));
+        sges.count(wr, count);
+        try {
+            checkInline(wr);
+        } catch (IllegalArgumentException e) {
+            sges.count(wr, old);
+            throw e;
+        }
         chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
-        checkInline(wr);
         return this;
     }
 
     /** One scatter/gather entry: {@code length} bytes at {@code offset} in {@code mr}. */
     public PreparedSend sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
-        return sge(wr, sge, ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
-    }
-
-    public PreparedSend sge(int wr, int sge, long address, int length, int lkey) {
-        sges.set(wr, sge, address, length, lkey);
+        sges.set(wr, sge, mr.memory(), ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
         checkInline(wr);
         return this;
     }
 
+    /**
+     * One scatter/gather entry by address: {@code length} bytes at {@code address}, which must lie
+     * in the open region of this QP's protection domain whose lkey is {@code lkey}.
+     */
+    public PreparedSend sge(int wr, int sge, long address, int length, int lkey) {
+        MemoryRegion mr = qp.protectionDomain().regionHolding(lkey, address, length);
+        sges.set(wr, sge, mr.memory(), address, length, lkey);
+        checkInline(wr);
+        return this;
+    }
+
+    /**
+     * Inline data for one scatter/gather entry: all of {@code data}, any live native segment, no
+     * registered region needed. The request must be sent with {@link SendFlag#INLINE}; a post
+     * refuses it otherwise. The provider copies the bytes during the post.
+     */
+    public PreparedSend sge(int wr, int sge, MemorySegment data) {
+        sges.setUnregistered(wr, sge, data);
+        checkInline(wr);
+        return this;
+    }
+
+    /** A new length for an entry already filled; it must stay inside the entry's memory. */
     public PreparedSend length(int wr, int sge, int length) {
         sges.length(wr, sge, length);
-        checkInline(wr);
+        if (inlineRequests != 0) {
+            checkInline(wr);
+        }
         return this;
     }
 
+    /** A new address for an entry already filled; it must stay inside the entry's memory. */
     public PreparedSend address(int wr, int sge, long address) {
         sges.address(wr, sge, address);
         return this;
@@ -272,25 +304,45 @@ public final class PreparedSend implements AutoCloseable {
         post(length);
     }
 
-    /** Posts the first {@code count} requests of the chain. */
+    /**
+     * Posts the first {@code count} requests of the chain. The QP (and for UD each request's
+     * address handle) is held open for the duration of the call: a close on another thread waits
+     * for it, and a post after that close throws.
+     */
     public void post(int count) {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
         }
-        long qpHandle = qp.nativeAddress();
         if (closed) {
             throw new IllegalStateException("this PreparedSend is closed");
         }
-        if (qp.type() == QpType.UD) {
-            checkAddressHandles(count);
+        // null on the hot path: every request filled, none inline
+        MemorySegment keepAlive = inlineRequests != 0 || sges.unreadyRequests() != 0 ? checkMemory(count) : null;
+        long qpHandle = qp.enter();
+        int heldHandles = 0;
+        try {
+            if (qp.type() == QpType.UD) {
+                heldHandles = enterAddressHandles(count);
+            }
+            int rc = postChain(qpHandle, count, keepAlive);
+            if (rc != 0) {
+                throw failure(rc, count);
+            }
+        } finally {
+            leaveAddressHandles(heldHandles);
+            qp.leave();
         }
+    }
+
+    private int postChain(long qpHandle, int count, MemorySegment keepAlive) {
         long lastNext = (count - 1) * WR_SIZE + NEXT;
         if (count < length) {
             chain.set(JAVA_LONG, lastNext, 0L);
         }
-        int rc;
         try {
-            rc = ContextOps.postSend(postSendFn, postSendAt, qpHandle, chainAddress, badWrAddress);
+            return keepAlive == null
+                    ? ContextOps.postSend(postSendFn, postSendAt, qpHandle, chainAddress, badWrAddress)
+                    : ContextOps.postSendKeepingAlive(postSendFn, qpHandle, chainAddress, badWrAddress, keepAlive);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         } finally {
@@ -298,9 +350,24 @@ public final class PreparedSend implements AutoCloseable {
                 chain.set(JAVA_LONG, lastNext, chainAddress + count * WR_SIZE);
             }
         }
-        if (rc != 0) {
-            throw failure(rc, count);
+    }
+
+    /**
+     * Refuses a post that uses an entry never filled, or whose inline data lies in freed memory
+     * (the CPU copies inline data during the post: the device's lkey check never sees it).
+     * Returns the segment whose scope the post keeps acquired, so the inline memory cannot be
+     * freed by another thread while the provider copies it; null when no request is inline.
+     */
+    private MemorySegment checkMemory(int count) {
+        sges.checkReady(count);
+        MemorySegment keep = null;
+        for (int i = 0; i < count; i++) {
+            if (inline(flags[i]) != 0) {
+                keep = sges.checkAlive(i, keep);
+            }
         }
+        // memory of an arena confined to another thread cannot be acquired here (nor closed but by its owner)
+        return keep == null || keep.isAccessibleBy(Thread.currentThread()) ? keep : null;
     }
 
     private WorkRequestException failure(int rc, int count) {
@@ -310,17 +377,34 @@ public final class PreparedSend implements AutoCloseable {
         return new WorkRequestException("ibv_post_send", Math.abs(rc), index, count, wrId);
     }
 
-    private void checkAddressHandles(int count) {
+    /** Holds the first {@code count} requests' address handles open (the provider reads them); returns how many. */
+    private int enterAddressHandles(int count) {
         for (int i = 0; i < count; i++) {
             AddressHandle ah = addressHandles[i];
-            if (ah == null) {
-                throw new IllegalStateException("UD work request " + i + " has no destination; call ud(...)");
+            try {
+                if (ah == null) {
+                    throw new IllegalStateException("UD work request " + i + " has no destination; call ud(...)");
+                }
+                ah.enter(); // throws if the address handle was closed: the provider would read freed memory
+            } catch (RuntimeException e) {
+                leaveAddressHandles(i);
+                throw e;
             }
-            ah.pointer(); // throws if the address handle was closed: the provider would read freed memory
+        }
+        return count;
+    }
+
+    private void leaveAddressHandles(int count) {
+        for (int i = 0; i < count; i++) {
+            addressHandles[i].leave();
         }
     }
 
     // ---- helpers -------------------------------------------------------------------------
+
+    private static int inline(int sendFlags) {
+        return (sendFlags & SendFlag.INLINE.bit()) != 0 ? 1 : 0;
+    }
 
     private static boolean inlineAllowed(SendOpcode opcode) {
         return opcode != SendOpcode.RDMA_READ && !opcode.isAtomic();
@@ -347,7 +431,7 @@ public final class PreparedSend implements AutoCloseable {
         if ((flags[wr] & SendFlag.INLINE.bit()) == 0) {
             return;
         }
-        long total = sges.bytes(wr, chain.get(JAVA_INT, wr * WR_SIZE + NUM_SGE));
+        long total = sges.bytes(wr);
         if (total > maxInline) {
             throw new IllegalArgumentException("work request " + wr + " carries " + total
                     + " bytes inline but this QP allows " + maxInline + " (max_inline_data)");
@@ -356,6 +440,11 @@ public final class PreparedSend implements AutoCloseable {
 
     private void checkWr(int wr) {
         sges.checkRequest(wr);
+    }
+
+    private int checkedWr(int wr) {
+        sges.checkRequest(wr);
+        return wr;
     }
 
     /** Frees the native chain. Must not race with a post from another thread. */

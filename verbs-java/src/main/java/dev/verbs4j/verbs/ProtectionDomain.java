@@ -5,15 +5,23 @@ import dev.verbs4j.bindings.ibv_pd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. */
+/**
+ * {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. Creating
+ * objects in it holds its monitor, which close holds too: a close racing with a creation waits
+ * for it, then refuses while the new object is open (see {@link NativeObject}).
+ */
 public final class ProtectionDomain extends NativeObject {
     private static final MethodHandle ALLOC_PD = NativeLibraries.verbs("ibv_alloc_pd", Rdma.ibv_alloc_pd$descriptor());
     private static final MethodHandle DEALLOC_PD =
             NativeLibraries.verbs("ibv_dealloc_pd", Rdma.ibv_dealloc_pd$descriptor());
 
     private final Context context;
+    /** Open regions by lkey: a work request given a raw address is checked against the region its lkey names. */
+    private final Map<Integer, MemoryRegion> regions = new ConcurrentHashMap<>();
 
     ProtectionDomain(Context context) {
         super("protection domain", alloc(context), context);
@@ -23,7 +31,10 @@ public final class ProtectionDomain extends NativeObject {
     private static MemorySegment alloc(Context context) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
-            MemorySegment pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
+            MemorySegment pd;
+            synchronized (context) { // its close waits: the parent stays valid during the call
+                pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
+            }
             return Calls.checkPointer(pd, errno, "ibv_alloc_pd", "cannot allocate a protection domain on "
                     + context.name()).reinterpret(ibv_pd.sizeof());
         } catch (Throwable t) {
@@ -64,6 +75,30 @@ public final class ProtectionDomain extends NativeObject {
      */
     public AddressHandle createAddressHandle(WorkCompletions completions, int index, MemorySegment grh, int port) {
         return AddressHandle.replyTo(this, completions, index, grh, port);
+    }
+
+    /**
+     * The open region of this PD whose lkey is {@code lkey}, holding {@code length} bytes at
+     * {@code address}; throws when there is none (the device would fail the request, or for
+     * inline data the CPU would read memory nobody vouched for).
+     */
+    MemoryRegion regionHolding(int lkey, long address, int length) {
+        MemoryRegion mr = regions.get(lkey);
+        if (mr == null) {
+            throw new IllegalArgumentException("lkey 0x" + Integer.toHexString(lkey)
+                    + " names no open memory region of this protection domain");
+        }
+        long offset = address - mr.address();
+        ScatterGatherTable.addressIn(mr, offset, length);
+        return mr;
+    }
+
+    void registered(MemoryRegion mr) {
+        regions.put(mr.lkey(), mr);
+    }
+
+    void deregistered(MemoryRegion mr, int lkey) {
+        regions.remove(lkey, mr);
     }
 
     MemorySegment pointer() {

@@ -19,6 +19,11 @@ import java.util.List;
  * <p>Work requests are posted through {@link PreparedSend} and {@link PreparedReceive}, built
  * once and posted many times without allocating. Posting is thread-safe at the provider level;
  * each thread uses its own prepared objects.
+ *
+ * <p>Closing a QP while other threads post to it is safe: each post holds the QP open for its
+ * call (one atomic add before and after, see {@link NativeObject}), the close waits for posts in
+ * progress, and later posts throw {@link IllegalStateException}. State changes and queries hold
+ * the QP's monitor, which close holds too.
  */
 public final class QueuePair extends NativeObject {
     private static final MethodHandle CREATE_QP = NativeLibraries.verbs("ibv_create_qp", Rdma.ibv_create_qp$descriptor());
@@ -82,6 +87,26 @@ public final class QueuePair extends NativeObject {
     static QueuePair create(ProtectionDomain pd, QpInitAttributes init) {
         DeviceAttributes device = pd.context().queryDevice();
         checkCapabilities(init, device);
+        // the PD's monitor and the CQs' and SRQ's use counts keep all four valid during the call
+        synchronized (pd) {
+            init.sendCq.enter();
+            try {
+                init.recvCq.enter();
+                try {
+                    return createHeld(pd, init);
+                } finally {
+                    init.recvCq.leave();
+                }
+            } finally {
+                init.sendCq.leave();
+            }
+        }
+    }
+
+    private static QueuePair createHeld(ProtectionDomain pd, QpInitAttributes init) {
+        if (init.srq != null) {
+            init.srq.enter();
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.layout());
@@ -103,6 +128,10 @@ public final class QueuePair extends NativeObject {
             return new QueuePair(pd, qp, init.type, init.sendCq, init.recvCq, init.srq, readCapabilities(cap), null);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            if (init.srq != null) {
+                init.srq.leave();
+            }
         }
     }
 
@@ -110,11 +139,11 @@ public final class QueuePair extends NativeObject {
         QpCapabilities c = init.capabilities;
         if (c.maxSendWorkRequests() > device.maxQpWr() || c.maxRecvWorkRequests() > device.maxQpWr()) {
             throw new IllegalArgumentException("the device allows at most " + device.maxQpWr()
-                    + " work requests per queue, asked for " + c);
+                    + " work requests per queue (max_qp_wr), asked for " + c);
         }
         if (c.maxSendSge() > device.maxSge() || c.maxRecvSge() > device.maxSge()) {
             throw new IllegalArgumentException("the device allows at most " + device.maxSge()
-                    + " scatter/gather entries per work request, asked for " + c);
+                    + " scatter/gather entries per work request (max_sge), asked for " + c);
         }
         if (init.type == QpType.UD && init.srq == null && c.maxRecvWorkRequests() == 0) {
             throw new IllegalArgumentException("a UD QP without an SRQ needs maxRecvWorkRequests > 0 to receive");
@@ -262,7 +291,7 @@ public final class QueuePair extends NativeObject {
     // ---- query ---------------------------------------------------------------------------
 
     /** {@code ibv_query_qp} with every attribute verbs4j knows about. */
-    public QpAttributes query() {
+    public synchronized QpAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
@@ -306,7 +335,8 @@ public final class QueuePair extends NativeObject {
             throw new IllegalArgumentException("this QP allows " + capabilities.maxRecvSge()
                     + " SGEs per receive (max_recv_sge), asked for " + sgesPerRequest);
         }
-        return new PreparedReceive(this, context.ops().postRecv, "ibv_post_recv", chainLength, sgesPerRequest);
+        return new PreparedReceive(this, pd, context.ops().postRecv, "ibv_post_recv", chainLength, sgesPerRequest,
+                capabilities.maxRecvWorkRequests(), capabilities.maxRecvSge(), "max_recv_wr");
     }
 
     ContextOps ops() {

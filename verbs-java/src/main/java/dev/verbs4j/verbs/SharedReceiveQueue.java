@@ -12,6 +12,9 @@ import java.lang.invoke.MethodHandle;
  * {@code struct ibv_srq}: one pool of receive buffers shared by many QPs, so receive memory grows
  * with traffic rather than with the number of connections. Arm a {@link #armLimit(int) limit} to
  * get an async event when it runs low.
+ *
+ * <p>Closing it while other threads post receives to it is safe: posts hold it open for their
+ * call (see {@link NativeObject}); arming and querying hold its monitor, which close holds too.
  */
 public final class SharedReceiveQueue extends NativeObject {
     private static final MethodHandle CREATE_SRQ =
@@ -43,12 +46,12 @@ public final class SharedReceiveQueue extends NativeObject {
             throw new UnsupportedOperationException("device " + pd.context().name() + " has no shared receive queues (max_srq 0)");
         }
         if (maxWorkRequests < 1 || maxWorkRequests > device.maxSrqWr()) {
-            throw new IllegalArgumentException("an SRQ holds 1.." + device.maxSrqWr() + " receives on this device, asked for "
-                    + maxWorkRequests);
+            throw new IllegalArgumentException("an SRQ holds 1.." + device.maxSrqWr() + " receives on this device "
+                    + "(max_srq_wr), asked for " + maxWorkRequests);
         }
         if (maxSge < 1 || maxSge > device.maxSrqSge()) {
-            throw new IllegalArgumentException("an SRQ takes 1.." + device.maxSrqSge() + " SGEs per receive on this device, "
-                    + "asked for " + maxSge);
+            throw new IllegalArgumentException("an SRQ takes 1.." + device.maxSrqSge() + " SGEs per receive on this device "
+                    + "(max_srq_sge), asked for " + maxSge);
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -56,7 +59,10 @@ public final class SharedReceiveQueue extends NativeObject {
             MemorySegment attr = ibv_srq_init_attr.attr(init);
             ibv_srq_attr.max_wr(attr, maxWorkRequests);
             ibv_srq_attr.max_sge(attr, maxSge);
-            MemorySegment srq = (MemorySegment) CREATE_SRQ.invokeExact(errno, pd.pointer(), init);
+            MemorySegment srq;
+            synchronized (pd) { // its close waits: the parent stays valid during the call
+                srq = (MemorySegment) CREATE_SRQ.invokeExact(errno, pd.pointer(), init);
+            }
             Calls.checkPointer(srq, errno, "ibv_create_srq", "cannot create an SRQ of " + maxWorkRequests + " receives");
             return new SharedReceiveQueue(pd, srq.reinterpret(ibv_srq.sizeof()), ibv_srq_attr.max_wr(attr),
                     ibv_srq_attr.max_sge(attr));
@@ -82,7 +88,7 @@ public final class SharedReceiveQueue extends NativeObject {
      * Arms the limit: once fewer than {@code limit} receives remain, the device raises one
      * SRQ_LIMIT_REACHED async event and disarms. Re-arm after refilling.
      */
-    public void armLimit(int limit) {
+    public synchronized void armLimit(int limit) {
         if (limit < 0 || limit > maxWorkRequests) {
             throw new IllegalArgumentException("SRQ limit must be in 0.." + maxWorkRequests + ", got " + limit);
         }
@@ -97,7 +103,7 @@ public final class SharedReceiveQueue extends NativeObject {
         }
     }
 
-    public SrqAttributes query() {
+    public synchronized SrqAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
@@ -115,7 +121,8 @@ public final class SharedReceiveQueue extends NativeObject {
         if (sgesPerRequest > maxSge) {
             throw new IllegalArgumentException("this SRQ allows " + maxSge + " SGEs per receive, asked for " + sgesPerRequest);
         }
-        return new PreparedReceive(this, ops.postSrqRecv, "ibv_post_srq_recv", chainLength, sgesPerRequest);
+        return new PreparedReceive(this, pd, ops.postSrqRecv, "ibv_post_srq_recv", chainLength, sgesPerRequest,
+                maxWorkRequests, maxSge, "the SRQ's max_wr");
     }
 
     MemorySegment pointer() {

@@ -48,9 +48,17 @@ public final class WorkCompletions implements AutoCloseable {
     private volatile boolean closed;
     int count;
 
+    /**
+     * The largest batch: no device's CQ holds more completions (mlx5's max_cqe, 2^22), so one
+     * poll never returns more, and a larger batch would only tie up native memory.
+     */
+    public static final int MAX_CAPACITY = 1 << 22;
+
     public WorkCompletions(int capacity) {
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("capacity must be positive, got " + capacity);
+        if (capacity <= 0 || capacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("a batch holds 1.." + MAX_CAPACITY
+                    + " completions (WorkCompletions.MAX_CAPACITY, the largest max_cqe of any device), asked for "
+                    + capacity);
         }
         this.arena = Arena.ofShared();
         this.capacity = capacity;

@@ -13,6 +13,10 @@
  * Control-path calls (create, modify, query, close) are safe from any thread. Posting work
  * requests and polling a CQ may be done from several threads, as libibverbs providers lock their
  * queues; {@link dev.verbs4j.verbs.WorkCompletions} and prepared work requests are per-thread
- * objects. Closing an object while another thread is still using it is a programming error.
+ * objects. Closing a verbs object while other threads use it is safe: calls in progress finish
+ * first (posts and polls hold the object open with an atomic use count, control calls hold its
+ * monitor), later calls throw {@link java.lang.IllegalStateException}; see NativeObject. Prepared
+ * work requests and completion batches are per-thread objects: close them on the thread that
+ * uses them.
  */
 package dev.verbs4j.verbs;

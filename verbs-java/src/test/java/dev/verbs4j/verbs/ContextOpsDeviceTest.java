@@ -35,7 +35,7 @@ class ContextOpsDeviceTest {
     private static long pollUnbound(CompletionQueue cq, ContextOps ops, WorkCompletions wc) throws Throwable {
         long deadline = System.nanoTime() + QpLoopback.TIMEOUT.toNanos();
         while (true) {
-            int n = ContextOps.pollCq(ops.pollCq, NOT_THE_FIRST_PROVIDER, cq.nativeAddress(), 1, wc.addressFor(1));
+            int n = ContextOps.pollCq(ops.pollCq, NOT_THE_FIRST_PROVIDER, cq.pointer().address(), 1, wc.addressFor(1));
             if (wc.filled(n) == 1) { // records n, as CompletionQueue.poll does after its call
                 assertTrue(wc.isSuccess(0), "status " + wc.status(0));
                 return wc.wrId(0);

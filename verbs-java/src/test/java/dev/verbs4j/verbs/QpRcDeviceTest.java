@@ -96,8 +96,8 @@ class QpRcDeviceTest {
             PreparedReceive recv = l.track(l.b.prepareReceive(1, 1));
             recv.wrId(7).sge(0, 0, l.mrB, 0, 256).post();
             PreparedSend send = l.track(l.a.prepareSend(1, 1));
-            // inline needs no lkey: a wrong one must not matter
-            send.sge(0, 0, l.bufA.address(), payload.length, 0)
+            // inline needs no registered region: any live native segment will do
+            send.sge(0, 0, l.bufA.asSlice(0, payload.length))
                     .flags(0, SendFlag.mask(SendFlag.SIGNALED, SendFlag.INLINE)).wrId(8);
             send.post();
             l.bufA.asSlice(0, payload.length).fill((byte) 0); // the copy was taken at post time
@@ -106,7 +106,7 @@ class QpRcDeviceTest {
             assertArrayEquals(payload, bytes(l.bufB, 0, payload.length));
 
             IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
-                    () -> send.length(maxInline + 1));
+                    () -> send.sge(0, 0, l.bufA.asSlice(0, maxInline + 1)));
             assertTrue(tooLong.getMessage().contains("max_inline_data"), tooLong.getMessage());
         }
     }

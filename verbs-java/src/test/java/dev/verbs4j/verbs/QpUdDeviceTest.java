@@ -64,7 +64,7 @@ class QpUdDeviceTest {
     @Test
     void udRefusesConnectedOperations() {
         try (QpLoopback l = QpLoopback.connected(QpType.UD, QpCapabilities.small(), false)) {
-            PreparedSend send = l.track(l.a.prepareSend(1, 1));
+            PreparedSend send = l.track(l.a.prepareSend(1, 1)).sge(0, 0, l.mrA, 0, 4);
             assertThrows(IllegalArgumentException.class, () -> send.opcode(0, SendOpcode.RDMA_WRITE));
             assertThrows(IllegalArgumentException.class, () -> send.remote(0, 0, 0));
             IllegalStateException noDestination = assertThrows(IllegalStateException.class, send::post);
