@@ -2,5 +2,7 @@
 module dev.verbs4j.examples {
     requires dev.verbs4j.verbs;
     requires dev.verbs4j.guest;
+    requires dev.verbs4j.nvmf;
+    requires info.picocli;
     requires org.slf4j;
 }

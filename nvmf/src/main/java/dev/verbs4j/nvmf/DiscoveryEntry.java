@@ -34,7 +34,7 @@ public record DiscoveryEntry(int transportType, int addressFamily, int subsystem
 
     public String subsystemTypeName() {
         return switch (subsystemType) {
-            case 1 -> "referral";
+            case 1 -> "discovery subsystem referral";
             case 2 -> "nvme subsystem";
             case 3 -> "current discovery subsystem";
             default -> "unrecognized";

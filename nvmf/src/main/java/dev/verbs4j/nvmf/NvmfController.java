@@ -412,7 +412,7 @@ public final class NvmfController implements AutoCloseable {
         progress = Thread.ofPlatform().daemon().name("nvmf-progress " + options.subsystemNqn()).start(() -> {
             while (!closing) {
                 if (poll() == 0) {
-                    if (inFlight() == 0) {
+                    if (inFlight() == 0 || failure() != null) {
                         LockSupport.parkNanos(this, 1_000_000);
                     } else {
                         Thread.onSpinWait();

@@ -75,7 +75,11 @@ public final class QueueConnector {
             if (e instanceof CmException cm) {
                 throw cmFailure(qid, cm);
             }
-            throw e;
+            if (e instanceof NvmfException) {
+                throw e;
+            }
+            throw new NvmfTransportException("queue " + qid + " to " + target.getAddress().getHostAddress() + ":"
+                    + target.getPort() + ": " + e.getMessage(), e);
         }
     }
 
