@@ -19,8 +19,8 @@ final class BenchCommand implements Runnable {
     @Mixin
     ConnectOptions connection;
 
-    @Option(names = {"-N", "--namespace-id"}, defaultValue = "1", description = "namespace (default ${DEFAULT-VALUE})")
-    int nsid;
+    @Mixin
+    NamespaceOption namespace;
 
     @Option(names = "--rw", split = ",", defaultValue = "randread,randwrite",
             description = "patterns: randread, randwrite (default ${DEFAULT-VALUE})")
@@ -43,7 +43,7 @@ final class BenchCommand implements Runnable {
         int maxDepth = depths.stream().mapToInt(Integer::intValue).max().orElse(1);
         connection.queueSize = Math.max(connection.queueSize, maxDepth + 1);
         try (NvmfController c = NvmfController.connect(connection.toOptions(true))) {
-            NamespaceIdentity ns = c.namespace(nsid);
+            NamespaceIdentity ns = c.namespace(namespace.nsid);
             if (ioBytes % ns.blockSize() != 0) {
                 throw new IllegalArgumentException("--bs " + ioBytes + " is not a multiple of the block size " + ns.blockSize());
             }
@@ -55,7 +55,7 @@ final class BenchCommand implements Runnable {
                         default -> throw new IllegalArgumentException("--rw " + p + ": randread or randwrite");
                     };
                     for (int depth : depths) {
-                        BenchRun run = new BenchRun(c, buf, nsid, write, depth, ns.blockSize(), ioBytes, ns.size(),
+                        BenchRun run = new BenchRun(c, buf, namespace.nsid, write, depth, ns.blockSize(), ioBytes, ns.size(),
                                 4 << 20);
                         run.run(warmup);
                         BenchRun.Result r = run.run(runtime);

@@ -14,8 +14,8 @@ final class IdentifyCommand implements Runnable {
     @Mixin
     ConnectOptions connection;
 
-    @Option(names = {"-N", "--namespace-id"}, defaultValue = "1", description = "namespace (default ${DEFAULT-VALUE})")
-    int nsid;
+    @Mixin
+    NamespaceOption namespace;
 
     @Override
     public void run() {
@@ -27,10 +27,10 @@ final class IdentifyCommand implements Runnable {
                     c.controllerId(), id.serial(), id.model(), id.firmware(), id.version(), id.mdts(),
                     c.maxTransferBytes(), id.namespaceCount(), id.subsystemNqn(), id.ioCapsuleSize() / 16,
                     id.ioResponseSize() / 16, id.maxSglDescriptors(), id.keepAliveGranularity());
-            NamespaceIdentity ns = c.namespace(nsid);
+            NamespaceIdentity ns = c.namespace(namespace.nsid);
             System.out.printf("nsid    : %d%nnsze    : %d%nncap    : %d%nnuse    : %d%nflbas   : %d%n"
                             + "lba size: %d%nsize    : %d bytes%n",
-                    nsid, ns.size(), ns.capacity(), ns.utilization(), ns.formatIndex(), ns.blockSize(), ns.sizeBytes());
+                    namespace.nsid, ns.size(), ns.capacity(), ns.utilization(), ns.formatIndex(), ns.blockSize(), ns.sizeBytes());
         }
     }
 }

@@ -17,8 +17,8 @@ final class ReadCommand implements Runnable {
     @Mixin
     ConnectOptions connection;
 
-    @Option(names = {"-N", "--namespace-id"}, defaultValue = "1", description = "namespace (default ${DEFAULT-VALUE})")
-    int nsid;
+    @Mixin
+    NamespaceOption namespace;
 
     @Option(names = "--start-block", defaultValue = "0", description = "first LBA (default ${DEFAULT-VALUE})")
     long startBlock;
@@ -33,9 +33,9 @@ final class ReadCommand implements Runnable {
     @Override
     public void run() {
         try (NvmfController c = NvmfController.connect(connection.toOptions(true))) {
-            int bs = c.namespace(nsid).blockSize();
+            int bs = c.namespace(namespace.nsid).blockSize();
             try (IoBuffer buf = c.allocateBuffer(blockCount * bs)) {
-                c.read(nsid, startBlock, blockCount, buf, 0);
+                c.read(namespace.nsid, startBlock, blockCount, buf, 0);
                 byte[] bytes = buf.segment().toArray(ValueLayout.JAVA_BYTE);
                 if (data == null) {
                     OutputStream out = System.out;

@@ -16,8 +16,8 @@ final class WriteCommand implements Runnable {
     @Mixin
     ConnectOptions connection;
 
-    @Option(names = {"-N", "--namespace-id"}, defaultValue = "1", description = "namespace (default ${DEFAULT-VALUE})")
-    int nsid;
+    @Mixin
+    NamespaceOption namespace;
 
     @Option(names = "--start-block", defaultValue = "0", description = "first LBA (default ${DEFAULT-VALUE})")
     long startBlock;
@@ -38,12 +38,12 @@ final class WriteCommand implements Runnable {
             throw new IllegalArgumentException("cannot read " + data + ": " + e.getMessage(), e);
         }
         try (NvmfController c = NvmfController.connect(connection.toOptions(true))) {
-            int bs = c.namespace(nsid).blockSize();
+            int bs = c.namespace(namespace.nsid).blockSize();
             long blocks = blockCount != null ? blockCount : Math.max(1, (bytes.length + bs - 1) / bs);
             try (IoBuffer buf = c.allocateBuffer(blocks * bs)) {
                 MemorySegment.copy(MemorySegment.ofArray(bytes), 0, buf.segment(), 0, Math.min(bytes.length, blocks * bs));
-                c.write(nsid, startBlock, blocks, buf, 0);
-                c.flush(nsid);
+                c.write(namespace.nsid, startBlock, blocks, buf, 0);
+                c.flush(namespace.nsid);
                 System.err.println("write: " + blocks + " blocks of " + bs + " bytes at LBA " + startBlock);
             }
         }
