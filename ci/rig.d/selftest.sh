@@ -105,12 +105,45 @@ netns_tcp() {   # plain TCP init netns -> nordma across the veth (busybox nc lis
   wait $s; [[ $(cat /tmp/nc.out) == "$msg" ]] || { echo "received '$(cat /tmp/nc.out)'"; return 1; }
 }
 
+# the kernel initiator (nvme-rdma) against the nvmet target: discovery lists our subsystem, connect
+# gives a block device, 1 MiB written with O_DIRECT reads back equal after a reconnect
+NVME_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-00000000f00d
+nvmet_discover() {
+  local out; out=$(nvme discover -t rdma -a "$RIG_ADDR" -s "$RIG_NVMET_PORT" -q $NVME_HOSTNQN) || return 1
+  echo "$out" | grep -E 'subnqn|trsvcid'
+  grep -q "subnqn: *$RIG_NVMET_NQN\$" <<<"$out" && grep -q 'trsvcid: *4420' <<<"$out"
+}
+nvmet_block_dev() {   # /dev/nvmeXnY of our subsystem, once the kernel has created it
+  local b i
+  for i in $(seq 100); do
+    for b in /sys/block/nvme*n*; do
+      [[ -e $b && ${b##*/} != *c*n* && $(cat "$b/device/subsysnqn" 2>/dev/null) == "$RIG_NVMET_NQN" ]] &&
+        { echo "/dev/${b##*/}"; return 0; }
+    done
+    sleep 0.1
+  done
+  return 1
+}
+nvmet_connect() { nvme connect -t rdma -a "$RIG_ADDR" -s "$RIG_NVMET_PORT" -n "$RIG_NVMET_NQN" -q $NVME_HOSTNQN >/dev/null && nvmet_block_dev; }
+nvmet_dd_round_trip() {
+  local dev
+  head -c 1M /dev/urandom >/tmp/pattern
+  dev=$(nvmet_connect) || { echo "nvme connect gave no block device"; return 1; }
+  dd if=/tmp/pattern of="$dev" bs=64k oflag=direct status=none || return 1
+  nvme disconnect -n "$RIG_NVMET_NQN" >/dev/null || return 1
+  dev=$(nvmet_connect) || { echo "reconnect gave no block device"; return 1; }
+  dd if="$dev" of=/tmp/back bs=64k count=16 iflag=direct status=none || return 1
+  nvme disconnect -n "$RIG_NVMET_NQN" >/dev/null || return 1
+  cmp /tmp/pattern /tmp/back && echo "$dev: 1 MiB written, reconnected, read back equal"
+}
+
 T=${RIG_TOPOLOGY:?not in a rig guest}; G=${RIG_GID_INDEX:?}
 echo "selftest: topology $T, rxe0 RoCE v2 IPv4 GID index $G, kernel $(uname -r)"
 case $T in
   single)    check "devices: rxe0" expect_devices "rxe0" ;;
   two-hosts) check "devices: rxe0 rxe1 rxe2" expect_devices "rxe0 rxe1 rxe2" ;;
   no-rdma)   check "devices in init netns: rxe0" expect_devices "rxe0" ;;
+  nvmet)     check "devices: rxe0" expect_devices "rxe0" ;;
 esac
 check "GID types are RoCE v2" gids_roce_v2
 check "ibv_rc_pingpong rxe0" pair 18515 "ibv_rc_pingpong -d rxe0 -g $G -n 200" "ibv_rc_pingpong -d rxe0 -g $G -n 200 $RIG_ADDR"
@@ -130,6 +163,10 @@ if [[ $T == no-rdma ]]; then
   check "rdma netns mode exclusive" bash -c 'rdma system | grep -q "netns exclusive"'
   check "no RDMA device inside netns nordma" bash -c 'out=$(ip netns exec nordma ibv_devices | awk "NR > 2"); echo "$out"; [[ -z $out ]]'
   check "TCP 10.79.0.1 -> 10.79.0.2 (nordma) across the veth" netns_tcp
+fi
+if [[ $T == nvmet ]]; then
+  check "nvme discover lists $RIG_NVMET_NQN on 4420" nvmet_discover
+  check "nvme connect + dd round trip (O_DIRECT, reconnect between)" nvmet_dd_round_trip
 fi
 if ((FAILS)); then echo "selftest: $FAILS check(s) FAILED (topology $T)"; exit 1; fi
 echo "selftest: all checks passed (topology $T)"

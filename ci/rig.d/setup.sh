@@ -3,10 +3,12 @@
 # Everything goes into $RIG_CACHE; nothing is installed into /boot or the host's /lib/modules.
 
 # qemu-system-x86: emulator (and the shared libraries the backports build needs);
-# busybox-static: initramfs userland; kmod/cpio: module deps and packing; the rest is the RDMA
+# busybox-static: initramfs userland; kmod/cpio: module deps and packing; nvme-cli/fio: the kernel
+# NVMe-oF initiator side of the nvmet topology; the rest is the RDMA
 # userspace the guest runs from the shared host root (the `rdma` tool is in iproute2).
 HOST_PKGS="qemu-system-x86 busybox-static kmod cpio xz-utils util-linux iproute2 rdma-core
- ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev rdmacm-utils perftest infiniband-diags"
+ ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev rdmacm-utils perftest infiniband-diags
+ nvme-cli fio"
 # modules the initramfs needs to reach the 9p root (q35: virtio over PCI)
 INITRD_MODS="virtio_pci 9pnet_virtio 9p overlay"
 

@@ -71,11 +71,35 @@ topo_no_rdma() {
   export RIG_NETNS=nordma RIG_NETNS_ADDR=10.79.0.2 RIG_HOST_VETH_ADDR=10.79.0.1
 }
 
-topology_setup() {   # $1 = single | two-hosts | no-rdma
+# An NVMe-oF/RDMA target (nvmet + nvmet-rdma) on rxe0, configured through configfs by hand
+# (nvmetcli is not packaged).  Namespace 1 is a loop device over a 256 MiB file in a private tmpfs,
+# so it keeps what is written (null_blk without memory backing would discard it).
+NVMET_NQN=nqn.2026-11.dev.verbs4j:rig
+NVMET_PORT=4420
+topo_nvmet() {
+  local cfg=/sys/kernel/config/nvmet s p dev
+  modprobe -a loop nvmet nvmet-rdma nvme-rdma || t_fail "cannot load loop/nvmet/nvmet-rdma/nvme-rdma" || return
+  mkdir -p /run/nvmet && mount -t tmpfs -o size=300m nvmet /run/nvmet &&
+    truncate -s 256M /run/nvmet/ns1.img && dev=$(losetup --find --show /run/nvmet/ns1.img) ||
+    t_fail "cannot create the backing store" || return
+  [[ -d $cfg ]] || mount -t configfs none /sys/kernel/config || t_fail "configfs" || return
+  s=$cfg/subsystems/$NVMET_NQN
+  mkdir "$s" && echo 1 >"$s/attr_allow_any_host" &&
+    mkdir "$s/namespaces/1" && echo "$dev" >"$s/namespaces/1/device_path" &&
+    echo 1 >"$s/namespaces/1/enable" || t_fail "nvmet subsystem $NVMET_NQN" || return
+  p=$cfg/ports/1
+  mkdir "$p" && echo rdma >"$p/addr_trtype" && echo ipv4 >"$p/addr_adrfam" &&
+    echo "$RIG_ADDR" >"$p/addr_traddr" && echo $NVMET_PORT >"$p/addr_trsvcid" &&
+    ln -s "$s" "$p/subsystems/" || t_fail "nvmet rdma port $RIG_ADDR:$NVMET_PORT" || return
+  export RIG_NVMET_NQN=$NVMET_NQN RIG_NVMET_PORT=$NVMET_PORT RIG_NVMET_DEVICE=$dev
+}
+
+topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet
   case $1 in
     single)    topo_base ;;
     two-hosts) topo_base && topo_two_hosts ;;
     no-rdma)   topo_base && topo_no_rdma ;;
+    nvmet)     topo_base && topo_nvmet ;;
     *)         t_fail "unknown topology '$1'" ;;
   esac
 }

@@ -2,6 +2,7 @@
 module dev.verbs4j.examples {
     requires dev.verbs4j.verbs;
     requires dev.verbs4j.guest;
+    requires dev.verbs4j.nvmf;
     requires org.slf4j;
     requires transitive info.picocli;
 
@@ -9,4 +10,5 @@ module dev.verbs4j.examples {
     exports dev.verbs4j.examples.cli;
     opens dev.verbs4j.examples to info.picocli;
     opens dev.verbs4j.examples.cli to info.picocli;
+    opens dev.verbs4j.examples.nvmf to info.picocli;
 }

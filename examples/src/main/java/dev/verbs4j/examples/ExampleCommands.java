@@ -21,6 +21,7 @@ public final class ExampleCommands {
         all.put("rc-pingpong", new CommandLine(PingpongOptions.spec(PingpongOptions.Flavor.RC)));
         all.put("ud-pingpong", new CommandLine(PingpongOptions.spec(PingpongOptions.Flavor.UD)));
         all.put("rping", new CommandLine(new RpingOptions()));
+        all.put("nvmf", dev.verbs4j.examples.nvmf.NvmfCommand.commandLine());
         return all;
     }
 }

@@ -1,0 +1,33 @@
+package dev.verbs4j.examples.nvmf;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code verbs4j nvmf}: an NVMe over Fabrics (RDMA) host on the command line, spelled like nvme-cli. */
+@Command(name = "nvmf", mixinStandardHelpOptions = true,
+        description = "NVMe over Fabrics (RDMA) host: discovery, identify, block read/write, benchmark",
+        subcommands = {DiscoverCommand.class, IdentifyCommand.class, ReadCommand.class, WriteCommand.class,
+                BenchCommand.class})
+public final class NvmfCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command tree, with errors from the host library printed as one line (exit 1). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new NvmfCommand());
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("nvmf " + line.getCommandName() + ": " + e.getMessage());
+            return 1;
+        });
+        return cl;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.verbs4j.nvmf;
+
+/**
+ * NVMe completion status codes by status code type (SCT) and status code (SC): generic (SCT 0),
+ * command specific (SCT 1, admin, fabrics and NVM), media and data integrity (SCT 2) and path
+ * related (SCT 3), as the NVMe base, NVM command set and NVMe over Fabrics specifications name them.
+ */
+public enum NvmeStatus {
+    SUCCESS(0, 0x00, "successful completion"),
+    INVALID_OPCODE(0, 0x01, "invalid command opcode"),
+    INVALID_FIELD(0, 0x02, "invalid field in command"),
+    COMMAND_ID_CONFLICT(0, 0x03, "command id conflict"),
+    DATA_TRANSFER_ERROR(0, 0x04, "data transfer error"),
+    ABORTED_POWER_LOSS(0, 0x05, "commands aborted due to power loss notification"),
+    INTERNAL_ERROR(0, 0x06, "internal error"),
+    ABORT_REQUESTED(0, 0x07, "command abort requested"),
+    ABORTED_SQ_DELETION(0, 0x08, "command aborted due to SQ deletion"),
+    ABORTED_FAILED_FUSED(0, 0x09, "command aborted due to failed fused command"),
+    ABORTED_MISSING_FUSED(0, 0x0A, "command aborted due to missing fused command"),
+    INVALID_NAMESPACE(0, 0x0B, "invalid namespace or format"),
+    COMMAND_SEQUENCE_ERROR(0, 0x0C, "command sequence error"),
+    INVALID_SGL_SEGMENT(0, 0x0D, "invalid SGL segment descriptor"),
+    INVALID_SGL_COUNT(0, 0x0E, "invalid number of SGL descriptors"),
+    DATA_SGL_LENGTH_INVALID(0, 0x0F, "data SGL length invalid"),
+    METADATA_SGL_LENGTH_INVALID(0, 0x10, "metadata SGL length invalid"),
+    SGL_TYPE_INVALID(0, 0x11, "SGL descriptor type invalid"),
+    INVALID_CMB_USE(0, 0x12, "invalid use of controller memory buffer"),
+    PRP_OFFSET_INVALID(0, 0x13, "PRP offset invalid"),
+    ATOMIC_WRITE_UNIT_EXCEEDED(0, 0x14, "atomic write unit exceeded"),
+    OPERATION_DENIED(0, 0x15, "operation denied"),
+    SGL_OFFSET_INVALID(0, 0x16, "SGL offset invalid"),
+    HOST_ID_INCONSISTENT_FORMAT(0, 0x18, "host identifier inconsistent format"),
+    KEEP_ALIVE_EXPIRED(0, 0x19, "keep alive timer expired"),
+    KEEP_ALIVE_INVALID(0, 0x1A, "keep alive timeout invalid"),
+    ABORTED_PREEMPT(0, 0x1B, "command aborted due to preempt and abort"),
+    SANITIZE_FAILED(0, 0x1C, "sanitize failed"),
+    SANITIZE_IN_PROGRESS(0, 0x1D, "sanitize in progress"),
+    SGL_GRANULARITY_INVALID(0, 0x1E, "SGL data block granularity invalid"),
+    NOT_SUPPORTED_IN_CMB(0, 0x1F, "command not supported for queue in CMB"),
+    NAMESPACE_WRITE_PROTECTED(0, 0x20, "namespace is write protected"),
+    COMMAND_INTERRUPTED(0, 0x21, "command interrupted"),
+    TRANSIENT_TRANSPORT_ERROR(0, 0x22, "transient transport error"),
+    LBA_OUT_OF_RANGE(0, 0x80, "LBA out of range"),
+    CAPACITY_EXCEEDED(0, 0x81, "capacity exceeded"),
+    NAMESPACE_NOT_READY(0, 0x82, "namespace not ready"),
+    RESERVATION_CONFLICT(0, 0x83, "reservation conflict"),
+    FORMAT_IN_PROGRESS(0, 0x84, "format in progress"),
+
+    INVALID_COMPLETION_QUEUE(1, 0x00, "completion queue invalid"),
+    INVALID_QUEUE_ID(1, 0x01, "invalid queue identifier"),
+    INVALID_QUEUE_SIZE(1, 0x02, "invalid queue size"),
+    ABORT_LIMIT_EXCEEDED(1, 0x03, "abort command limit exceeded"),
+    ASYNC_EVENT_LIMIT_EXCEEDED(1, 0x05, "asynchronous event request limit exceeded"),
+    INVALID_FIRMWARE_SLOT(1, 0x06, "invalid firmware slot"),
+    INVALID_FIRMWARE_IMAGE(1, 0x07, "invalid firmware image"),
+    INVALID_INTERRUPT_VECTOR(1, 0x08, "invalid interrupt vector"),
+    INVALID_LOG_PAGE(1, 0x09, "invalid log page"),
+    INVALID_FORMAT(1, 0x0A, "invalid format"),
+    FEATURE_NOT_SAVEABLE(1, 0x0D, "feature identifier not saveable"),
+    FEATURE_NOT_CHANGEABLE(1, 0x0E, "feature not changeable"),
+    FEATURE_NOT_NAMESPACE_SPECIFIC(1, 0x0F, "feature not namespace specific"),
+    NAMESPACE_INSUFFICIENT_CAPACITY(1, 0x15, "namespace insufficient capacity"),
+    NAMESPACE_ID_UNAVAILABLE(1, 0x16, "namespace identifier unavailable"),
+    NAMESPACE_ALREADY_ATTACHED(1, 0x18, "namespace already attached"),
+    NAMESPACE_IS_PRIVATE(1, 0x19, "namespace is private"),
+    NAMESPACE_NOT_ATTACHED(1, 0x1A, "namespace not attached"),
+    ANA_GROUP_ID_INVALID(1, 0x24, "ANA group identifier invalid"),
+    CONFLICTING_ATTRIBUTES_OR_INCOMPATIBLE_FORMAT(1, 0x80,
+            "conflicting attributes (NVM) / incompatible format (Connect)"),
+    INVALID_PROTECTION_INFO_OR_CONTROLLER_BUSY(1, 0x81,
+            "invalid protection information (NVM) / controller busy (Connect)"),
+    WRITE_TO_READ_ONLY_OR_CONNECT_INVALID_PARAMETERS(1, 0x82,
+            "attempted write to read only range (NVM) / connect invalid parameters (Connect)"),
+    CONNECT_RESTART_DISCOVERY(1, 0x83, "connect restart discovery"),
+    CONNECT_INVALID_HOST(1, 0x84, "connect invalid host"),
+    INVALID_QUEUE_TYPE(1, 0x85, "invalid queue type"),
+    DISCOVER_RESTART(1, 0x90, "discover restart"),
+    AUTHENTICATION_REQUIRED(1, 0x91, "authentication required"),
+
+    WRITE_FAULT(2, 0x80, "write fault"),
+    UNRECOVERED_READ_ERROR(2, 0x81, "unrecovered read error"),
+    GUARD_CHECK_ERROR(2, 0x82, "end-to-end guard check error"),
+    APPLICATION_TAG_CHECK_ERROR(2, 0x83, "end-to-end application tag check error"),
+    REFERENCE_TAG_CHECK_ERROR(2, 0x84, "end-to-end reference tag check error"),
+    COMPARE_FAILURE(2, 0x85, "compare failure"),
+    ACCESS_DENIED(2, 0x86, "access denied"),
+    DEALLOCATED_OR_UNWRITTEN(2, 0x87, "deallocated or unwritten logical block"),
+
+    INTERNAL_PATH_ERROR(3, 0x00, "internal path error"),
+    ANA_PERSISTENT_LOSS(3, 0x01, "asymmetric access persistent loss"),
+    ANA_INACCESSIBLE(3, 0x02, "asymmetric access inaccessible"),
+    ANA_TRANSITION(3, 0x03, "asymmetric access transition"),
+    CONTROLLER_PATHING_ERROR(3, 0x60, "controller pathing error"),
+    HOST_PATHING_ERROR(3, 0x70, "host pathing error"),
+    ABORTED_BY_HOST(3, 0x71, "command aborted by host"),
+
+    UNKNOWN(-1, -1, "unknown status");
+
+    private static final NvmeStatus[][] BY_CODE = new NvmeStatus[8][256];
+
+    static {
+        for (NvmeStatus s : values()) {
+            if (s.type >= 0) {
+                BY_CODE[s.type][s.code] = s;
+            }
+        }
+    }
+
+    private final int type;
+    private final int code;
+    private final String description;
+
+    NvmeStatus(int type, int code, String description) {
+        this.type = type;
+        this.code = code;
+        this.description = description;
+    }
+
+    /** SCT: 0 generic, 1 command specific, 2 media and data integrity, 3 path related. */
+    public int type() {
+        return type;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public static NvmeStatus of(int statusCodeType, int statusCode) {
+        NvmeStatus s = BY_CODE[statusCodeType & 7][statusCode & 0xFF];
+        return s == null ? UNKNOWN : s;
+    }
+}

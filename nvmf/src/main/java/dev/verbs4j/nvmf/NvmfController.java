@@ -1,0 +1,485 @@
+package dev.verbs4j.nvmf;
+
+import dev.verbs4j.nvmf.connect.QueueConnector;
+import dev.verbs4j.nvmf.controller.AdminChannel;
+import dev.verbs4j.nvmf.controller.ControllerRegisters;
+import dev.verbs4j.nvmf.controller.IoQueue;
+import dev.verbs4j.nvmf.controller.KeepAliveTimer;
+import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.wire.DiscoveryLog;
+import dev.verbs4j.nvmf.wire.Fabrics;
+import dev.verbs4j.nvmf.wire.IdentifyData;
+import dev.verbs4j.nvmf.wire.Opcodes;
+import dev.verbs4j.nvmf.wire.Properties;
+import dev.verbs4j.nvmf.wire.Sgl;
+import dev.verbs4j.verbs.Access;
+import dev.verbs4j.verbs.CmEventChannel;
+import dev.verbs4j.verbs.CmId;
+import dev.verbs4j.verbs.MemoryRegion;
+import dev.verbs4j.verbs.ProtectionDomain;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
+ * enabled and identified, kept alive on a timer. Block I/O goes to and from {@link IoBuffer}s:
+ * synchronously ({@link #read}, {@link #write}, {@link #flush}, {@link #writeZeroes}: thread-safe,
+ * split at MDTS) or asynchronously ({@link #submitRead}/{@link #submitWrite} with a callback,
+ * allocation-free, or {@link #readAsync}/{@link #writeAsync} with a future), driven by
+ * {@link #poll()} or by the controller's progress thread ({@link NvmfConnectOptions#withProgressThread}).
+ *
+ * <pre>{@code
+ * try (NvmfController c = NvmfController.connect(NvmfConnectOptions.rdma("10.77.0.1", 4420, nqn));
+ *      IoBuffer buf = c.allocateBuffer(4096)) {
+ *     c.read(1, 0, 4096 / c.namespace(1).blockSize(), buf, 0);
+ * }
+ * }</pre>
+ */
+public final class NvmfController implements AutoCloseable {
+    private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
+    private static final int ADMIN_DATA_BYTES = 64 * 1024;
+    private static final int MAX_NLB = 65536;
+    private static final long DEFAULT_MAX_TRANSFER = 1 << 20;
+
+    private final NvmfConnectOptions options;
+    private final CmEventChannel channel;
+    private final Resources resources;
+    private final AdminChannel admin;
+    private final IoQueue[] io;
+    private final long cap;
+    private final int cc;
+    private final int controllerId;
+    private final ControllerIdentity identity;
+    private final long maxTransferBytes;
+    private final int[] blockSizes = new int[1025];
+    private final Set<IoBuffer> buffers = ConcurrentHashMap.newKeySet();
+    private KeepAliveTimer keepAlive;
+    private Thread progress;
+    private volatile boolean closing;
+    private int nextQueue;
+
+    /** The protection domain and the registered admin data buffer, made when the admin queue's id has a device. */
+    private static final class Resources implements QueueConnector.QueueResources {
+        private final Arena arena = Arena.ofShared();
+        private ProtectionDomain pd;
+        private MemoryRegion data;
+
+        @Override
+        public ProtectionDomain protectionDomain(CmId id) {
+            if (pd == null) {
+                pd = id.context().allocateProtectionDomain();
+                data = pd.register(arena.allocate(ADMIN_DATA_BYTES, 4096),
+                        EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
+            } else if (pd.context() != id.context()) {
+                throw new NvmfTransportException("the I/O queue's route goes through " + id.context().name()
+                        + ", the admin queue's through " + pd.context().name());
+            }
+            return pd;
+        }
+
+        @Override
+        public MemoryRegion connectData() {
+            return data;
+        }
+
+        void close() {
+            if (data != null) {
+                data.close();
+            }
+            if (pd != null) {
+                pd.close();
+            }
+            arena.close();
+        }
+    }
+
+    private NvmfController(NvmfConnectOptions o, CmEventChannel channel, Resources resources, NvmfQueue adminQueue,
+                           int controllerId) {
+        this.options = o;
+        this.channel = channel;
+        this.resources = resources;
+        this.controllerId = controllerId;
+        this.admin = new AdminChannel(adminQueue, resources.data, o.timeout());
+        this.cap = admin.propertyGet(Properties.CAP, true);
+        this.cc = ControllerRegisters.enable(admin, cap, o.timeout().toNanos());
+        this.identity = IdentifyData.controller(admin.identify(Opcodes.CNS_CONTROLLER, 0));
+        long mdts = identity.maxTransferBytes(Properties.minPageSize(cap));
+        this.maxTransferBytes = Math.min(mdts == 0 ? DEFAULT_MAX_TRANSFER : mdts, Sgl.MAX_KEYED_LENGTH + 1L - 4096);
+        this.io = new IoQueue[o.isDiscovery() ? 0 : o.ioQueues()];
+    }
+
+    /** Connects the admin queue, enables and identifies the controller, then connects the I/O queues. */
+    public static NvmfController connect(NvmfConnectOptions o) {
+        CmEventChannel channel = CmEventChannel.create();
+        Resources resources = new Resources();
+        NvmfController c = null;
+        NvmfQueue adminQueue = null;
+        try {
+            QueueConnector connector = new QueueConnector(channel, o.target(), o.timeout());
+            int kato = o.isDiscovery() ? 0 : (int) o.keepAlive().toMillis();
+            QueueConnector.Connected a = connector.connect(0, ADMIN_QUEUE_SIZE, resources, o.hostId(), o.hostNqn(),
+                    o.subsystemNqn(), Fabrics.CNTLID_DYNAMIC, kato);
+            adminQueue = a.queue();
+            c = new NvmfController(o, channel, resources, adminQueue, a.controllerId());
+            int size = Math.min(o.queueSize(), Properties.maxQueueEntries(c.cap));
+            for (int q = 0; q < c.io.length; q++) {
+                QueueConnector.Connected ioq = connector.connect(q + 1, size, resources, o.hostId(), o.hostNqn(),
+                        o.subsystemNqn(), c.controllerId, kato);
+                c.io[q] = new IoQueue(ioq.queue(), c.identity.inCapsuleDataSize());
+            }
+            if (kato > 0) {
+                c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
+            }
+            if (o.progressThread() && c.io.length > 0) {
+                c.startProgressThread();
+            }
+            return c;
+        } catch (RuntimeException e) {
+            if (c != null) {
+                c.closeQuietly(false);
+            } else {
+                if (adminQueue != null) {
+                    adminQueue.close(o.timeout());
+                }
+                resources.close();
+                channel.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The discovery log page of the target in {@code o} (its subsystem NQN is ignored): every subsystem and port it offers. */
+    public static List<DiscoveryEntry> discover(NvmfConnectOptions o) {
+        try (NvmfController c = connect(o.forDiscovery())) {
+            return c.discoveryLog();
+        }
+    }
+
+    /** Reads the discovery log page; this controller must be connected to the discovery subsystem. */
+    public List<DiscoveryEntry> discoveryLog() {
+        MemorySegment first = admin.logPage(Opcodes.LOG_DISCOVERY, 4096, 0);
+        long records = DiscoveryLog.recordCount(first);
+        long bytes = DiscoveryLog.HEADER_SIZE + records * DiscoveryLog.ENTRY_SIZE;
+        if (bytes <= first.byteSize()) {
+            return DiscoveryLog.entries(first);
+        }
+        return DiscoveryLog.entries(admin.logPage(Opcodes.LOG_DISCOVERY,
+                (int) Math.min(bytes, ADMIN_DATA_BYTES), 0));
+    }
+
+    public NvmfConnectOptions options() {
+        return options;
+    }
+
+    public int controllerId() {
+        return controllerId;
+    }
+
+    /** CAP as Property Get returned it. */
+    public long capabilities() {
+        return cap;
+    }
+
+    public ControllerIdentity identity() {
+        return identity;
+    }
+
+    /** Largest transfer of one command in bytes (MDTS, at most 1 MiB when the controller sets no limit). */
+    public long maxTransferBytes() {
+        return maxTransferBytes;
+    }
+
+    public int ioQueueCount() {
+        return io.length;
+    }
+
+    /** Commands one I/O queue holds in flight (queue size - 1). */
+    public int ioQueueDepth() {
+        return io.length == 0 ? 0 : io[0].queue().commandSlots();
+    }
+
+    public NamespaceIdentity namespace(int nsid) {
+        NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
+        if (nsid > 0 && nsid < blockSizes.length) {
+            blockSizes[nsid] = ns.blockSize();
+        }
+        return ns;
+    }
+
+    private int blockSize(int nsid) {
+        int bs = nsid > 0 && nsid < blockSizes.length ? blockSizes[nsid] : 0;
+        if (bs == 0) {
+            bs = namespace(nsid).blockSize();
+            if (bs == 0) {
+                throw new InvalidNamespaceException("Identify Namespace " + nsid, 0x0B, NvmeStatus.INVALID_NAMESPACE,
+                        "the controller reports no such active namespace");
+            }
+        }
+        return bs;
+    }
+
+    /** Sends a Keep Alive now (the timer sends them anyway). */
+    public void keepAlive() {
+        admin.keepAlive();
+    }
+
+    /** Registered memory the target can read and write; closed with the controller if not before. */
+    public IoBuffer allocateBuffer(long bytes) {
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment seg = arena.allocate(bytes, 4096);
+            MemoryRegion mr = resources.pd.register(seg,
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
+            IoBuffer b = new IoBuffer(arena, seg, mr, buffers::remove);
+            buffers.add(b);
+            return b;
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    // ---- synchronous I/O ---------------------------------------------------------------------
+
+    public void read(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
+        transfer(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    public void write(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
+        transfer(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    public void flush(int nsid) {
+        transfer(Opcodes.NVM_FLUSH, nsid, 0, 1, null, 0);
+    }
+
+    public void writeZeroes(int nsid, long startBlock, long blocks) {
+        transfer(Opcodes.NVM_WRITE_ZEROES, nsid, startBlock, blocks, null, 0);
+    }
+
+    private void transfer(int opcode, int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
+        if (blocks < 1) {
+            throw new IllegalArgumentException("block count must be >= 1, got " + blocks);
+        }
+        int bs = blockSize(nsid);
+        int maxBlocks = MAX_NLB;
+        long address = 0;
+        int rkey = 0;
+        int lkey = 0;
+        if (buffer != null) {
+            buffer.check(offset, blocks * bs);
+            maxBlocks = (int) Math.min(MAX_NLB, maxTransferBytes / bs);
+            address = buffer.address() + offset;
+            rkey = buffer.rkey();
+            lkey = buffer.lkey();
+        }
+        IoQueue q = queueFor(Thread.currentThread().threadId());
+        q.queue().lock().lock();
+        try {
+            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, address, rkey, lkey,
+                    System.nanoTime() + options.timeout().toNanos());
+        } finally {
+            q.queue().lock().unlock();
+        }
+    }
+
+    private IoQueue queueFor(long key) {
+        if (io.length == 0) {
+            throw new IllegalStateException("a discovery controller has no I/O queues");
+        }
+        return io[(int) Math.floorMod(key, (long) io.length)];
+    }
+
+    // ---- asynchronous I/O --------------------------------------------------------------------
+
+    /**
+     * Submits one Read of at most {@link #maxTransferBytes()} on I/O queue {@code queue} (0-based);
+     * false when that queue has every slot in flight (poll, then try again). {@code callback} gets
+     * {@code tag} on the polling thread. Allocation-free.
+     */
+    public boolean submitRead(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
+                              IoCallback callback, long tag) {
+        return submit(queue, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset, callback, tag);
+    }
+
+    public boolean submitWrite(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
+                               IoCallback callback, long tag) {
+        return submit(queue, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset, callback, tag);
+    }
+
+    private boolean submit(int queue, int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
+                           IoCallback callback, long tag) {
+        int bs = blockSize(nsid);
+        int length = blocks * bs;
+        if (blocks < 1 || length > maxTransferBytes) {
+            throw new IllegalArgumentException("one command moves 1.." + (maxTransferBytes / bs) + " blocks (MDTS), asked for "
+                    + blocks + "; the synchronous read/write split larger transfers");
+        }
+        buffer.check(offset, length);
+        IoQueue q = io[queue];
+        boolean posted;
+        q.queue().lock().lock();
+        try {
+            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.address() + offset, length, buffer.rkey(),
+                    buffer.lkey(), callback, tag);
+        } finally {
+            q.queue().lock().unlock();
+        }
+        Thread p = progress;
+        if (posted && p != null) {
+            LockSupport.unpark(p);
+        }
+        return posted;
+    }
+
+    public CompletableFuture<Void> readAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
+        return async(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    public CompletableFuture<Void> writeAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
+        return async(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    private CompletableFuture<Void> async(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer,
+                                          long offset) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        IoCallback done = (tag, error) -> {
+            if (error == null) {
+                f.complete(null);
+            } else {
+                f.completeExceptionally(error);
+            }
+        };
+        int queue = Math.floorMod(nextQueue++, Math.max(1, io.length));
+        long deadline = System.nanoTime() + options.timeout().toNanos();
+        while (!submit(queue, opcode, nsid, startBlock, blocks, buffer, offset, done, 0)) {
+            if (progress == null) {
+                poll();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new NvmfTimeoutException("I/O queue " + (queue + 1) + " stayed full for the command timeout");
+            }
+            Thread.onSpinWait();
+        }
+        return f;
+    }
+
+    /** Drives every I/O queue once: completions are delivered to their callbacks and futures here. */
+    public int poll() {
+        int n = 0;
+        for (IoQueue q : io) {
+            n += pollQueue(q);
+        }
+        return n;
+    }
+
+    /** Drives I/O queue {@code queue} (0-based) once. */
+    public int poll(int queue) {
+        return pollQueue(io[queue]);
+    }
+
+    private static int pollQueue(IoQueue q) {
+        NvmfQueue nq = q.queue();
+        nq.lock().lock();
+        try {
+            NvmfException f = nq.failure();
+            if (f != null && nq.inFlight() > 0) {
+                nq.fail(f);
+            }
+            return nq.poll();
+        } finally {
+            nq.lock().unlock();
+        }
+    }
+
+    private int inFlight() {
+        int n = 0;
+        for (IoQueue q : io) {
+            n += q.queue().inFlight();
+        }
+        return n;
+    }
+
+    private void startProgressThread() {
+        progress = Thread.ofPlatform().daemon().name("nvmf-progress " + options.subsystemNqn()).start(() -> {
+            while (!closing) {
+                if (poll() == 0) {
+                    if (inFlight() == 0 || failure() != null) {
+                        LockSupport.parkNanos(this, 1_000_000);
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+        });
+    }
+
+    /** Breaks the controller: every waiting and later command fails with {@code cause}. */
+    private void fail(NvmfException cause) {
+        admin.queue().markFailed(cause);
+        for (IoQueue q : io) {
+            if (q != null) {
+                q.queue().markFailed(cause);
+            }
+        }
+    }
+
+    /** The failure that broke this controller (keep-alive, transport), or null while it works. */
+    public NvmfException failure() {
+        NvmfException f = admin.queue().failure();
+        for (IoQueue q : io) {
+            if (f == null && q != null) {
+                f = q.queue().failure();
+            }
+        }
+        return f;
+    }
+
+    /** Normal shutdown (CC.SHN) when the controller still works, then disconnects every queue. */
+    @Override
+    public void close() {
+        closeQuietly(failure() == null);
+    }
+
+    private void closeQuietly(boolean shutdown) {
+        closing = true;
+        if (progress != null) {
+            LockSupport.unpark(progress);
+            try {
+                progress.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (keepAlive != null) {
+            keepAlive.close();
+        }
+        if (shutdown) {
+            try {
+                ControllerRegisters.shutdown(admin, cc, options.timeout().toNanos());
+            } catch (RuntimeException ignored) {
+                // the target went away: nothing left to shut down
+            }
+        }
+        Duration t = options.timeout();
+        for (IoQueue q : io) {
+            if (q != null) {
+                q.queue().close(t);
+            }
+        }
+        admin.queue().close(t);
+        for (IoBuffer b : new ArrayList<>(buffers)) {
+            b.close();
+        }
+        resources.close();
+        channel.close();
+    }
+}

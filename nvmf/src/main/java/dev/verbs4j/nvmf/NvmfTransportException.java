@@ -1,0 +1,16 @@
+package dev.verbs4j.nvmf;
+
+/**
+ * The connection failed or broke: rdma_cm refused or could not reach the target, a work request
+ * completed in error (the peer is gone), the target went silent beyond the keep-alive period, or
+ * the controller was closed with commands outstanding. The controller is unusable afterwards.
+ */
+public class NvmfTransportException extends NvmfException {
+    public NvmfTransportException(String message) {
+        super(message);
+    }
+
+    public NvmfTransportException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

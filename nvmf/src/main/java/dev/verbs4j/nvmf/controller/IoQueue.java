@@ -1,0 +1,145 @@
+package dev.verbs4j.nvmf.controller;
+
+import dev.verbs4j.nvmf.IoCallback;
+import dev.verbs4j.nvmf.NvmfException;
+import dev.verbs4j.nvmf.queue.CommandListener;
+import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.wire.Opcodes;
+import dev.verbs4j.nvmf.wire.Sgl;
+import dev.verbs4j.nvmf.wire.Sqe;
+import dev.verbs4j.nvmf.wire.StatusDecoder;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * NVM commands on one I/O queue. Data moves by keyed SGL (the target RDMA-reads or -writes the
+ * caller's registered memory), or for writes up to the in-capsule size as a second SGE of the
+ * command's send (no copy, no RDMA read round trip). Synchronous transfers are split at
+ * {@code maxBlocks} per command and pipelined over the queue's slots.
+ */
+public final class IoQueue implements CommandListener {
+    private final NvmfQueue queue;
+    private final int inCapsuleBytes;
+    private final IoCallback[] callbacks;
+    private final long[] userTags;
+    private final int[] pending;
+
+    public IoQueue(NvmfQueue queue, int inCapsuleBytes) {
+        this.queue = queue;
+        this.inCapsuleBytes = inCapsuleBytes;
+        this.callbacks = new IoCallback[queue.commandSlots()];
+        this.userTags = new long[queue.commandSlots()];
+        this.pending = new int[queue.commandSlots()];
+    }
+
+    public NvmfQueue queue() {
+        return queue;
+    }
+
+    private static String name(int opcode) {
+        return switch (opcode) {
+            case Opcodes.NVM_READ -> "Read";
+            case Opcodes.NVM_WRITE -> "Write";
+            case Opcodes.NVM_FLUSH -> "Flush";
+            case Opcodes.NVM_WRITE_ZEROES -> "Write Zeroes";
+            default -> "opcode 0x" + Integer.toHexString(opcode);
+        };
+    }
+
+    /** Writes the SQE of slot and posts it; returns false (nothing posted) when it has no data path. */
+    private void post(int slot, int opcode, int nsid, long lba, int blocks, long address, int length, int rkey,
+                      int lkey, CommandListener listener, long tag) {
+        MemorySegment s = queue.sqes();
+        long at = queue.sqeOffset(slot);
+        Sqe.begin(s, at, opcode, slot, nsid);
+        if (opcode != Opcodes.NVM_FLUSH) {
+            Sqe.lbaRange(s, at, lba, blocks);
+        }
+        boolean hasData = opcode == Opcodes.NVM_READ || opcode == Opcodes.NVM_WRITE;
+        if (!hasData) {
+            Sgl.none(s, at + Sqe.DPTR);
+            queue.submit(slot, 0, 0, 0, listener, tag);
+        } else if (opcode == Opcodes.NVM_WRITE && length <= inCapsuleBytes) {
+            Sgl.inCapsule(s, at + Sqe.DPTR, 0, length);
+            queue.submit(slot, address, length, lkey, listener, tag);
+        } else {
+            Sgl.keyed(s, at + Sqe.DPTR, address, length, rkey);
+            queue.submit(slot, 0, 0, 0, listener, tag);
+        }
+    }
+
+    /**
+     * Runs one NVM command over {@code blocks} blocks, split into commands of at most
+     * {@code maxBlocks}; waits for all. The caller holds the queue's lock.
+     */
+    public void transfer(int opcode, int nsid, long lba, long blocks, int blockSize, int maxBlocks, long address,
+                         int rkey, int lkey, long deadlineNanos) {
+        int inFlight = 0;
+        int head = 0;
+        NvmfException firstError = null;
+        long done = 0;
+        do {
+            int slot = queue.acquire();
+            if (slot < 0) {
+                firstError = finish(pending[head], opcode, deadlineNanos, firstError);
+                head = (head + 1) % pending.length;
+                inFlight--;
+                continue;
+            }
+            int n = (int) Math.min(maxBlocks, blocks - done);
+            long byteOffset = done * blockSize;
+            post(slot, opcode, nsid, lba + done, n, address + byteOffset, n * blockSize, rkey, lkey, null, 0);
+            pending[(head + inFlight) % pending.length] = slot;
+            inFlight++;
+            done += n;
+        } while (done < blocks);
+        while (inFlight > 0) {
+            firstError = finish(pending[head], opcode, deadlineNanos, firstError);
+            head = (head + 1) % pending.length;
+            inFlight--;
+        }
+        if (firstError != null) {
+            throw firstError;
+        }
+    }
+
+    private NvmfException finish(int slot, int opcode, long deadlineNanos, NvmfException firstError) {
+        queue.await(slot, deadlineNanos, name(opcode));
+        int status = queue.status(slot);
+        long result = queue.result(slot);
+        queue.release(slot);
+        if (status != 0 && firstError == null) {
+            return StatusDecoder.exception(name(opcode), status, result, false);
+        }
+        return firstError;
+    }
+
+    /** One command, completed through {@code callback}; false when every slot is in flight. The caller holds the lock. */
+    public boolean submit(int opcode, int nsid, long lba, int blocks, long address, int length, int rkey, int lkey,
+                          IoCallback callback, long tag) {
+        int slot = queue.acquire();
+        if (slot < 0) {
+            return false;
+        }
+        callbacks[slot] = callback;
+        userTags[slot] = tag;
+        post(slot, opcode, nsid, lba, blocks, address, length, rkey, lkey, this, opcode);
+        return true;
+    }
+
+    @Override
+    public void completed(int slot, long opcode, int status, long result) {
+        IoCallback cb = callbacks[slot];
+        callbacks[slot] = null;
+        cb.completed(userTags[slot], status == 0 ? null
+                : StatusDecoder.exception(name((int) opcode), status, result, false));
+    }
+
+    @Override
+    public void failed(int slot, long opcode, NvmfException cause) {
+        IoCallback cb = callbacks[slot];
+        callbacks[slot] = null;
+        if (cb != null) {
+            cb.completed(userTags[slot], cause);
+        }
+    }
+}

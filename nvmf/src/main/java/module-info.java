@@ -1,0 +1,5 @@
+/** NVMe over Fabrics host (initiator) on the RDMA transport, over verbs-java. */
+module dev.verbs4j.nvmf {
+    requires dev.verbs4j.verbs;
+    exports dev.verbs4j.nvmf;
+}

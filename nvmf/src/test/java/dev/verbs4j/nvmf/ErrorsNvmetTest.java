@@ -1,0 +1,139 @@
+package dev.verbs4j.nvmf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** Bad input and failures against the rig's target: named exceptions, no hang, the controller usable after. */
+@Tag("rdma-nvmet")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ErrorsNvmetTest {
+
+    @Test
+    @Order(1)
+    void outOfRangeLbaAndUnknownNamespaceAreNamedAndTheControllerGoesOn() {
+        try (NvmfController c = NvmfController.connect(NvmetRig.options());
+             IoBuffer buf = c.allocateBuffer(4096)) {
+            long size = c.namespace(1).size();
+            assertBeyondTheEnd(assertThrows(NvmeStatusException.class, () -> c.read(1, size, 8, buf, 0)));
+            assertBeyondTheEnd(assertThrows(NvmeStatusException.class, () -> c.write(1, size - 4, 8, buf, 0)));
+            assertThrows(InvalidNamespaceException.class, () -> c.read(7, 0, 1, buf, 0));
+            assertThrows(IndexOutOfBoundsException.class, () -> c.read(1, 0, 16, buf, 0));
+            c.read(1, 0, 8, buf, 0);                     // still works
+            assertNull(c.failure());
+        }
+    }
+
+    /**
+     * nvmet on 6.1 does not range-check LBAs on a block-device namespace: the bio past the end
+     * fails and it answers Internal Error with DNR, where the spec has LBA Out of Range (which
+     * decodes to LbaOutOfRangeException; see ResponseDecodingTest). Either is a named, final error.
+     */
+    private static void assertBeyondTheEnd(NvmeStatusException e) {
+        assertTrue(e.status() == NvmeStatus.LBA_OUT_OF_RANGE || e.status() == NvmeStatus.INTERNAL_ERROR, e::toString);
+        assertEquals(e.status() == NvmeStatus.LBA_OUT_OF_RANGE, e instanceof LbaOutOfRangeException);
+        assertTrue(e.doNotRetry(), e::toString);
+    }
+
+    @Test
+    @Order(2)
+    void unknownSubsystemIsRefusedAtConnect() {
+        ConnectRejectedException e = assertThrows(ConnectRejectedException.class,
+                () -> NvmfController.connect(NvmetRig.options().withSubsystemNqn("nqn.2026-11.dev.verbs4j:nobody")));
+        assertTrue(e.unknownSubsystem(), e::getMessage);
+        assertTrue(e.doNotRetry());
+    }
+
+    @Test
+    @Order(3)
+    void aPortWithoutTargetFailsTheConnectionInsteadOfHanging() {
+        NvmfConnectOptions o = NvmfConnectOptions.rdma(NvmetRig.address(), 4421, NvmetRig.nqn())
+                .withTimeout(Duration.ofSeconds(10));
+        NvmfTransportException e = assertThrows(NvmfTransportException.class, () -> NvmfController.connect(o));
+        assertTrue(e.getMessage().contains("4421"), e::getMessage);
+    }
+
+    @Test
+    @Order(4)
+    void asynchronousReadsFillTheQueueAndComplete() throws Exception {
+        try (NvmfController c = NvmfController.connect(NvmetRig.options().withQueueSize(32));
+             IoBuffer w = c.allocateBuffer(64 * 4096);
+             IoBuffer r = c.allocateBuffer(64 * 4096)) {
+            for (int i = 0; i < 64 * 4096; i++) {
+                w.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + i / 4096));
+            }
+            c.write(1, 0, 64 * 8, w, 0);
+            int depth = c.ioQueueDepth();
+            assertEquals(31, depth);
+            AtomicInteger done = new AtomicInteger();
+            AtomicReference<NvmfException> error = new AtomicReference<>();
+            IoCallback cb = (tag, err) -> {
+                if (err != null) {
+                    error.set(err);
+                }
+                done.incrementAndGet();
+            };
+            for (int i = 0; i < depth; i++) {
+                assertTrue(c.submitRead(0, 1, i * 8L, 8, r, i * 4096L, cb, i));
+            }
+            assertTrue(!c.submitRead(0, 1, 0, 8, r, 0, cb, -1), "a full queue takes no more");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (done.get() < depth && System.nanoTime() < deadline) {
+                c.poll();
+            }
+            assertEquals(depth, done.get());
+            assertNull(error.get());
+            assertArrayEquals(w.segment().asSlice(0, depth * 4096L).toArray(ValueLayout.JAVA_BYTE),
+                    r.segment().asSlice(0, depth * 4096L).toArray(ValueLayout.JAVA_BYTE));
+            CompletableFuture<Void> f = c.readAsync(1, c.namespace(1).size(), 1, r, 0);
+            while (!f.isDone()) {
+                c.poll();
+            }
+            ExecutionException ee = assertThrows(ExecutionException.class, f::get);
+            assertBeyondTheEnd(assertInstanceOf(NvmeStatusException.class, ee.getCause()));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void removingTheTargetPortMidIoFailsWithinTheKeepAlivePeriod() throws Exception {
+        String link = "/sys/kernel/config/nvmet/ports/1/subsystems/" + NvmetRig.nqn();
+        try (NvmfController c = NvmfController.connect(NvmetRig.options().withKeepAlive(Duration.ofSeconds(5))
+                .withProgressThread(true));
+             IoBuffer buf = c.allocateBuffer(4096)) {
+            c.read(1, 0, 8, buf, 0);
+            CompletableFuture<Void> io = CompletableFuture.runAsync(() -> {
+                while (true) {
+                    c.read(1, 0, 8, buf, 0);
+                }
+            });
+            NvmetRig.run("rm", link);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> io.get(30, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof NvmfTransportException, e::toString);
+            assertTrue(c.failure() != null);
+            assertThrows(NvmfTransportException.class, () -> c.read(1, 0, 8, buf, 0));
+        } finally {
+            NvmetRig.sh("[[ -e '" + link + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
+                    + " /sys/kernel/config/nvmet/ports/1/subsystems/");
+        }
+        try (NvmfController again = NvmfController.connect(NvmetRig.options())) {
+            assertEquals(NvmetRig.nqn(), again.identity().subsystemNqn());
+        }
+    }
+}
