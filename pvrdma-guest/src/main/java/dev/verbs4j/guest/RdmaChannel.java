@@ -77,7 +77,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private final int receiveDepth;
     private final ConcurrentLinkedQueue<Integer> freeSendSlots = new ConcurrentLinkedQueue<>();
     private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
-    private final WorkCompletions setupBatch = new WorkCompletions(16);
+    private final WorkCompletions setupBatch;
     private SelectionKey controlKey;
     /** False while connecting: failures are reported to the connector, which falls back to TCP. */
     private volatile boolean attached;
@@ -97,6 +97,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         this.psn = new SecureRandom().nextInt(1 << 24);
         this.receiveDepth = config.receiveDepth();
         int sendDepth = config.sendQueueDepth();
+        this.setupBatch = track(made, new WorkCompletions(16));
         this.pd = track(made, context.allocateProtectionDomain());
         this.cq = track(made, context.createCompletionQueue(sendDepth + receiveDepth + 4, device.events(), 0));
         this.buffers = track(made, Arena.ofShared());
@@ -191,8 +192,22 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         controlKey = loop.register(control, SelectionKey.OP_READ, this);
     }
 
-    /** Gives the device resources back after a failed connect; the socket and the loop stay for TCP. */
+    /**
+     * Gives the device resources back after a failed connect (the loop lets go of the CQ first if
+     * {@link #attach} got that far); the socket and the loop stay, for TCP or for their owner to close.
+     */
     void abandon() {
+        if (attached) {
+            attached = false;
+            if (controlKey != null) {
+                controlKey.cancel();
+            }
+            try {
+                loop.removeSource(this);
+            } catch (RuntimeException e) {
+                LOG.debug("removing the abandoned channel from its loop failed: {}", e.getMessage());
+            }
+        }
         releaseVerbs();
     }
 
@@ -431,31 +446,43 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         releaseVerbs();
     }
 
-    /** The last region closed after the channel ended: the protection domain can go now. */
-    private void regionClosed(RdmaChannelRegion region) {
+    /**
+     * A region was closed. After the channel's own objects are gone the last one takes the
+     * protection domain with it. Synchronized with {@link #releaseVerbs}, so the PD is never
+     * closed while the QP or the channel's buffers still hang from it.
+     */
+    private synchronized void regionClosed(RdmaChannelRegion region) {
         regions.remove(region);
-        if (verbsReleased && regions.isEmpty()) {
-            closeQuietly(pd);
+        if (verbsReleased) {
+            closePdIfUnused();
         }
     }
 
-    /** The application's regions outlive the channel (their owner closes them); the rest goes now. */
+    /**
+     * The application's regions outlive the channel (their owner closes them); the rest goes now,
+     * children before parents: prepared requests, QP, CQ, buffers, then the PD when no region
+     * holds it.
+     */
     private synchronized void releaseVerbs() {
         if (verbsReleased) {
             return;
         }
-        verbsReleased = true;
         closeQuietly(post);
         closeQuietly(receive);
         closeQuietly(qp);
         closeQuietly(cq);
         closeQuietly(sendBuffers);
         closeQuietly(receiveBuffers);
+        verbsReleased = true;
+        closePdIfUnused();
+        closeQuietly(buffers);
+        closeQuietly(setupBatch);
+    }
+
+    private void closePdIfUnused() {
         if (regions.isEmpty()) {
             closeQuietly(pd);
         }
-        closeQuietly(buffers);
-        closeQuietly(setupBatch);
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -26,6 +26,19 @@ final class RdmaChannelConnector {
         } catch (RuntimeException e) {
             failure = "cannot set up RDMA resources: " + e.getMessage();
         }
+        try {
+            return connectAndProbe(channel, failure, streams, config);
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.abandon(); // the peer went away or a verb failed mid-exchange: nothing may stay behind
+            }
+            throw e;
+        }
+    }
+
+    private static Channel connectAndProbe(RdmaChannel channel, String setupFailure, BootstrapStreams streams,
+                                           ChannelConfig config) throws IOException, RdmaChannelFallback {
+        String failure = setupFailure;
         RdmaChannelEndpoint mine = channel == null ? null : channel.endpoint();
         String why = failure;
         streams.send(out -> {

@@ -49,6 +49,38 @@ final class ChannelStream {
         }
     }
 
+    /**
+     * Round trips over the TCP channel on loopback: the client's thread sends one message and
+     * waits for it to come back (as {@code verbs4j pingpong} does), the server's listener echoes
+     * it on its loop. Returns the median in microseconds; the first {@code count / 10} are warm-up.
+     */
+    static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
+        ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode)
+                .maxMessageSize(size);
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
+            CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
+            try (Channel server = listener.accept(WAIT);
+                 Channel client = connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                 Arena arena = Arena.ofConfined()) {
+                server.setListener((channel, message) -> channel.send(message.data()));
+                MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
+                int warmup = count / 10;
+                long[] roundTrips = new long[count];
+                for (int i = 0; i < warmup + count; i++) {
+                    CompletableFuture<ChannelMessage> reply = client.receive();
+                    long start = System.nanoTime();
+                    client.send(payload);
+                    CompletionModeBench.await(reply);
+                    if (i >= warmup) {
+                        roundTrips[i - warmup] = System.nanoTime() - start;
+                    }
+                }
+                return RoundTrips.of(roundTrips).p50Micros();
+            }
+        }
+    }
+
     /** Counts messages on the server's loop and answers with an empty message after the last. */
     private static final class Counter implements ChannelListener {
         private final int expected;
