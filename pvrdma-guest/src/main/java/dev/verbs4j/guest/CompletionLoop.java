@@ -71,6 +71,7 @@ public final class CompletionLoop implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean stopping;
     private volatile long wakeups;
+    private final AtomicLong eventfdWrites = new AtomicLong();
     private WorkCompletions batch;
 
     private CompletionLoop(CompletionMode mode, Duration spin) {
@@ -112,6 +113,11 @@ public final class CompletionLoop implements AutoCloseable {
         return wakeups;
     }
 
+    /** How many eventfd writes other threads made to wake the loop. */
+    long eventfdWrites() {
+        return eventfdWrites.get();
+    }
+
     /** Runs {@code task} on the loop thread soon. */
     void execute(Runnable task) {
         if (!isRunning()) {
@@ -134,6 +140,7 @@ public final class CompletionLoop implements AutoCloseable {
     /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
     void wakeup() {
         if (!inLoop() && nextWakeup.getAndSet(AWAKE) != AWAKE) {
+            eventfdWrites.incrementAndGet();
             wakeFd.signal();
         }
     }
