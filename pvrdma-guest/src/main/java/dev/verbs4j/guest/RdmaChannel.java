@@ -24,12 +24,11 @@ import dev.verbs4j.verbs.SendOpcode;
 import dev.verbs4j.verbs.WcOpcode;
 import dev.verbs4j.verbs.WcStatus;
 import dev.verbs4j.verbs.WorkCompletions;
-import java.io.IOException;
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
+import java.lang.foreign.ValueLayout;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * last send has completed), and a peer that dies is seen there at once, even when no operation
  * is in flight to time out.
  */
-final class RdmaChannel extends ChannelBase implements CompletionLoopSource, CompletionLoopSelectable {
+final class RdmaChannel extends ChannelBase implements CompletionLoopSource, CompletionLoopFd {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaChannel.class);
     private static final long RECEIVE_TAG = 1L << 62;
     private static final byte CONTROL_CLOSE = 1;
@@ -61,7 +60,9 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private static final int PROBE = 0x7634_6A70;
     private static final Duration PEER_LOST_GRACE = Duration.ofSeconds(1);
 
-    private final SocketChannel control;
+    private final NativeSocket control;
+    /** One control message in or out: GC-owned native bytes for the socket calls. */
+    private final MemorySegment controlBytes = Arena.ofAuto().allocate(16);
     private final Context context;
     private final GidEntry gid;
     private final int port;
@@ -78,7 +79,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private final ConcurrentLinkedQueue<Integer> freeSendSlots = new ConcurrentLinkedQueue<>();
     private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
     private final WorkCompletions setupBatch;
-    private SelectionKey controlKey;
+    private boolean controlWatched;
     /** False while connecting: failures are reported to the connector, which falls back to TCP. */
     private volatile boolean attached;
     private volatile ChannelException setupFailure;
@@ -86,7 +87,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private boolean probing;
     private boolean probeReceived;
 
-    private RdmaChannel(SocketChannel control, TransportChoice choice, Capabilities local, int maxMessageSize,
+    private RdmaChannel(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
                         ChannelConfig config, CompletionLoop loop, boolean ownsLoop, List<AutoCloseable> made) {
         super(choice, maxMessageSize, config, loop, ownsLoop);
         this.control = control;
@@ -119,7 +120,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     }
 
     /** Creates the device resources and posts the receives; undoes what it made when it fails. */
-    static RdmaChannel create(SocketChannel control, TransportChoice choice, Capabilities local, int maxMessageSize,
+    static RdmaChannel create(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
                               ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
         List<AutoCloseable> made = new ArrayList<>();
         try {
@@ -185,11 +186,11 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     }
 
     /** Hands the channel to its completion loop: from here on the loop polls and ends it. */
-    void attach() throws IOException {
+    void attach() {
         attached = true;
         loop.addSource(this);
-        control.configureBlocking(false);
-        controlKey = loop.register(control, SelectionKey.OP_READ, this);
+        loop.watch(control.fd(), Epoll.IN, this);
+        controlWatched = true;
     }
 
     /**
@@ -199,10 +200,11 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     void abandon() {
         if (attached) {
             attached = false;
-            if (controlKey != null) {
-                controlKey.cancel();
-            }
             try {
+                if (controlWatched) {
+                    controlWatched = false;
+                    loop.unwatch(control.fd());
+                }
                 loop.removeSource(this);
             } catch (RuntimeException e) {
                 LOG.debug("removing the abandoned channel from its loop failed: {}", e.getMessage());
@@ -362,28 +364,28 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     @Override
     void sayGoodbye() {
         try {
-            control.write(ByteBuffer.wrap(new byte[] {CONTROL_CLOSE}));
+            controlBytes.set(ValueLayout.JAVA_BYTE, 0, CONTROL_CLOSE);
+            control.write(controlBytes.address(), 1); // an idle control socket always has room for one byte
             control.shutdownOutput();
-        } catch (IOException e) {
+        } catch (RuntimeException e) {
             LOG.debug("sending the close failed: {}", e.getMessage());
         }
     }
 
     @Override
-    public void onSelected(SelectionKey key) {
+    public void onReady(int events) {
         onControl();
     }
 
     private void onControl() {
-        ByteBuffer b = ByteBuffer.allocate(16);
-        int n;
+        long n;
         try {
-            n = control.read(b);
-        } catch (IOException e) {
+            n = control.read(controlBytes.address(), controlBytes.byteSize());
+        } catch (RuntimeException e) {
             end(new ChannelException(ChannelError.PEER_LOST, "the control connection broke: " + e.getMessage(), e));
             return;
         }
-        if (n > 0 && b.get(0) == CONTROL_CLOSE) {
+        if (n > 0 && controlBytes.get(ValueLayout.JAVA_BYTE, 0) == CONTROL_CLOSE) {
             drainNow(); // the peer's last messages completed before it said goodbye: deliver them first
             end(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
         } else if (n < 0) {
@@ -409,17 +411,11 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             end(lost);
             return;
         }
-        if (controlKey != null) {
-            controlKey.cancel(); // EOF stays readable: stop the selector reporting it
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd()); // EOF stays readable: stop epoll reporting it
         }
-        CompletableFuture.delayedExecutor(PEER_LOST_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .execute(() -> {
-                    try {
-                        loop.execute(() -> end(lost));
-                    } catch (ChannelException stopped) {
-                        end(lost);
-                    }
-                });
+        loop.schedule(PEER_LOST_GRACE, () -> end(lost));
     }
 
     private void drainNow() {
@@ -436,8 +432,9 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
 
     @Override
     void releaseResources() {
-        if (controlKey != null) {
-            controlKey.cancel();
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd());
         }
         closeQuietly(control);
         if (attached) {

@@ -1,7 +1,7 @@
 package dev.verbs4j.guest;
 
 import java.io.IOException;
-import java.nio.channels.SocketChannel;
+import dev.verbs4j.guest.linux.NativeSocket;
 
 /**
  * The RDMA half of the bootstrap exchange. Each step ends with both sides telling each other how
@@ -16,7 +16,7 @@ import java.nio.channels.SocketChannel;
 final class RdmaChannelConnector {
     private RdmaChannelConnector() {}
 
-    static Channel connect(SocketChannel socket, BootstrapStreams streams, TransportChoice choice, Capabilities local,
+    static Channel connect(NativeSocket socket, BootstrapStreams streams, TransportChoice choice, Capabilities local,
                            int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
             throws IOException, RdmaChannelFallback {
         RdmaChannel channel = null;

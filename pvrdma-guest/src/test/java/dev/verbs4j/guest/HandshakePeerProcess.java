@@ -1,8 +1,7 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.linux.NativeSocket;
 import java.io.File;
-import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +18,7 @@ public final class HandshakePeerProcess {
     public static void main(String[] args) throws Exception {
         String stopAt = args[5];
         int maxMessage = Integer.parseInt(args[4]);
-        try (SocketChannel socket = SocketChannel.open(new InetSocketAddress(args[0], Integer.parseInt(args[1])))) {
+        try (NativeSocket socket = NativeSocket.connect(args[0], Integer.parseInt(args[1]), Duration.ofSeconds(60))) {
             BootstrapStreams streams = new BootstrapStreams(socket, Duration.ofSeconds(60));
             Capabilities local = CapabilitiesProbe.probe(args[2], Integer.parseInt(args[3]), 0);
             streams.send(new BootstrapHello(TransportPreference.RDMA, maxMessage, local)::writeTo);
