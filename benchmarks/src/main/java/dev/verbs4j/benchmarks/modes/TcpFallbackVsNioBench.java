@@ -49,21 +49,7 @@ public final class TcpFallbackVsNioBench {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.print(USAGE);
-            return;
-        }
-        try {
-            run(Options.parse(args), System.out);
-        } catch (IllegalArgumentException e) {
-            System.err.println("verbs4j tcp-vs-nio: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-        } catch (Exception e) {
-            System.err.println("verbs4j tcp-vs-nio: " + e);
-            System.exit(1);
-        }
-        System.exit(0);
+        BenchMain.run("tcp-vs-nio", USAGE, args, a -> run(Options.parse(a), System.out));
     }
 
     static void run(Options o, PrintStream out) throws Exception {
