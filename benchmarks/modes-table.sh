@@ -41,8 +41,10 @@ if [[ -n $idle_files ]]; then
   echo
   echo "| mode | idle channels per loop | seconds | loop CPU ms/s (server / client) | loop wake-ups/s (server / client) |"
   echo "|---|---:|---:|---:|---:|"
-  for f in $(ls $idle_files | sort -t- -k3,3 -k4,4n); do
-    grep -E '^\| (busy|event|adaptive) \| [0-9]+ ' "$f" || echo "| failed: see $f | | | | |"
+  for mode in busy event adaptive; do
+    for f in $(ls "$raw"/idle-$mode-*.txt 2>/dev/null | sort -V); do
+      grep -E '^\| (busy|event|adaptive) \| [0-9]+ ' "$f" || echo "| failed: see $f | | | | |"
+    done
   done
 fi
 
@@ -51,7 +53,7 @@ if [[ -n $nio_files ]]; then
   echo
   echo "| bytes | TCP channel MB/s | plain NIO MB/s | ratio | TCP channel RTT p50 µs | plain NIO RTT p50 µs | ratio |"
   echo "|---:|---:|---:|---:|---:|---:|---:|"
-  for f in $(ls $nio_files | sort -t- -k4,4n); do
+  for f in $(ls $nio_files | sort -V); do
     grep -E '^\| [0-9]+ ' "$f" || echo "| failed: see $f | | | | | | |"
   done
 fi
