@@ -1,32 +1,52 @@
 #!/usr/bin/env bash
-# The pvrdma-guest layer's figures, as two Markdown tables (benchmarks/compare.sh runs this last):
+# The pvrdma-guest layer's figures, in one run (one rig boot), as Markdown tables
+# (benchmarks/modes-table.sh prints them from the raw outputs; compare.sh runs this last):
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
-#                                  [--transport rdma|tcp|auto] [--nio-sizes "64 4096 65536"] [--skip-modes]
-# 1. For each completion mode and size: `bin/verbs4j mode-bench` server and client, each its own
-#    process on the rig's device: round trip p50/avg and the CPU seconds of each process.
-# 2. `bin/verbs4j tcp-vs-nio`: the TCP fallback channel against a plain NIO socket loop on
-#    loopback, same sizes and counts (it needs no RDMA device; --skip-modes runs only this).
+#        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
+#        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B]
+#        [--skip-modes] [--skip-idle] [--skip-nio]
+# 1. Round trips: for each completion mode, size and answering thread (app: an application thread
+#    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
+#    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU
+#    seconds; beside them rdma-core's `ibv_rc_pingpong` and `ibv_rc_pingpong -e` µs/iteration at
+#    the same size and count, and our p50 over theirs.
+# 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
+#    thread's CPU ms and wake-ups (context switches) per second, from /proc.
+# 3. `bin/verbs4j tcp-vs-nio`: the TCP fallback channel against plain NIO on loopback, throughput
+#    and round-trip p50 (needs no RDMA device: `--skip-modes --skip-idle` runs only this, on a host).
 # Raw outputs go to benchmarks/target/modes/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 
 sizes="64 4096"
-iters=5000
+iters=2000
 modes="busy event adaptive"
+threads="app loop"
 transport=rdma
+idle="1 100"
+idle_seconds=10
+idle_modes="event adaptive busy"
 nio_sizes="64 4096 65536"
-skip_modes=0
+nio_bytes=256000000
+skip_modes=0 skip_idle=0 skip_nio=0
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
     --sizes) sizes=$2; shift 2 ;;
     --iters) iters=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
     --transport) transport=$2; shift 2 ;;
+    --idle) idle=$2; shift 2 ;;
+    --idle-seconds) idle_seconds=$2; shift 2 ;;
+    --idle-modes) idle_modes=$2; shift 2 ;;
     --nio-sizes) nio_sizes=$2; shift 2 ;;
+    --nio-bytes) nio_bytes=$2; shift 2 ;;
     --skip-modes) skip_modes=1; shift ;;
+    --skip-idle) skip_idle=1; shift ;;
+    --skip-nio) skip_nio=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "modes.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -34,6 +54,7 @@ done
 
 verbs4j=$root/bin/verbs4j
 raw=$root/benchmarks/target/modes
+rm -rf "$raw"
 mkdir -p "$raw"
 device_args=()
 [[ -n ${RIG_DEVICE:-} ]] && device_args+=(-d "$RIG_DEVICE")
@@ -41,45 +62,56 @@ device_args=()
 addr=${RIG_ADDR:-127.0.0.1}
 port=18710
 
-# One mode and size: the server in the background, the client retried until the server listens.
-mode_row() { # mode size
-  local out=$raw/mode-$1-$2.txt args
-  args=(--mode "$1" --transport "$transport" -p "$port" "${device_args[@]}")
+# One mode, size and thread: the server in the background, the client retried until the server listens.
+mode_run() { # mode size thread
+  local out=$raw/rtt-$1-$2-$3.txt args
+  args=(--mode "$1" --thread "$3" --transport "$transport" -p "$port" "${device_args[@]}")
   timeout 300 "$verbs4j" mode-bench --server --bind "$addr" "${args[@]}" > "$out.server" 2>&1 &
   local server_pid=$! attempt rc=1
-  for attempt in 1 2 3 4 5 6 7 8 9 10; do
-    sleep 1
+  for attempt in $(seq 120); do   # wait until the server listens (a JVM starts slowly under emulation)
+    ss -ltn 2>/dev/null | grep -q ":$port " || { sleep 0.5; continue; }
     rc=0
     timeout 300 "$verbs4j" mode-bench "${args[@]}" -s "$2" -n "$iters" --warmup $((iters / 10)) "$addr" \
       > "$out" 2>&1 || rc=$?
-    ((rc == 0)) && break
-    grep -q "cannot connect" "$out" || break
+    break
   done
   ((rc == 0)) || kill "$server_pid" 2>/dev/null || true   # a server nobody reached would wait its full timeout
-  wait "$server_pid" || echo "modes.sh: mode-bench server ($1, $2 bytes) exited with $?" >&2
+  wait "$server_pid" || echo "modes.sh: mode-bench server ($1, $2 bytes, $3) exited with $?" >&2
   port=$((port + 1))
-  grep -E '^\| (busy|event|adaptive) ' "$out" || printf '| %s | %s | %s | failed | see %s | | |\n' "$1" "$2" "$iters" "$out"
 }
 
+echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" > "$raw/when.txt"
+
 if ((!skip_modes)); then
-  echo "| mode | bytes | iterations | RTT p50 µs | RTT avg µs | CPU s client | CPU s server |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
   for size in $sizes; do
+    "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" > "$raw/rc-$size-busy.txt" || true
+    "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" -e > "$raw/rc-$size-event.txt" || true
     for mode in $modes; do
-      mode_row "$mode" "$size"
+      for thread in $threads; do
+        mode_run "$mode" "$size" "$thread"
+      done
     done
   done
-  grep -h '^transport:' "$raw"/mode-*.txt | sort | uniq -c | sed 's/^/  client /' >&2 || true
-  echo
 fi
 
-# Throughput wants volume: ~256 MB per pass, at least 2000 and at most 200000 messages.
-echo "| bytes | TCP channel MB/s | plain NIO MB/s | ratio |"
-echo "|---:|---:|---:|---:|"
-for size in $nio_sizes; do
-  n=$((256000000 / size))
-  ((n > 200000)) && n=200000
-  ((n < 2000)) && n=2000
-  "$verbs4j" tcp-vs-nio -s "$size" -n "$n" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
-  grep -E '^\| [0-9]+ ' "$raw/tcp-vs-nio-$size.txt" || printf '| %s | failed | see %s | |\n' "$size" "$raw/tcp-vs-nio-$size.txt"
-done
+if ((!skip_idle)); then
+  for mode in $idle_modes; do
+    for n in $idle; do
+      [[ $mode == busy && $n != "${idle%% *}" ]] && continue   # a busy loop spins whatever it holds: once is enough
+      timeout 300 "$verbs4j" idle-loop --mode "$mode" --channels "$n" --seconds "$idle_seconds" \
+        --transport "$transport" --bind "$addr" "${device_args[@]}" > "$raw/idle-$mode-$n.txt" 2>&1 || true
+    done
+  done
+fi
+
+if ((!skip_nio)); then
+  # Throughput wants volume: --nio-bytes per pass, at least 2000 and at most 200000 messages.
+  for size in $nio_sizes; do
+    n=$((nio_bytes / size))
+    ((n > 200000)) && n=200000
+    ((n < 2000)) && n=2000
+    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
+  done
+fi
+
+"$root/benchmarks/modes-table.sh" "$raw"

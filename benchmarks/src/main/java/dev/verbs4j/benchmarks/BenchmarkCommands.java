@@ -24,6 +24,8 @@ public final class BenchmarkCommands {
                 "channel round trip and CPU seconds of one completion mode (busy, event, adaptive)"));
         all.put("tcp-vs-nio", describedOnly("tcp-vs-nio",
                 "the TCP fallback channel's throughput next to a plain NIO socket loop (loopback)"));
+        all.put("idle-loop", describedOnly("idle-loop",
+                "CPU and wake-ups per second of a completion loop holding idle channels"));
         return all;
     }
 

@@ -1,8 +1,8 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.linux.NativeSocket;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.nio.channels.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +19,7 @@ final class BootstrapExchange {
 
     private BootstrapExchange() {}
 
-    static Channel establish(SocketChannel socket, ChannelConfig config) {
+    static Channel establish(NativeSocket socket, ChannelConfig config) {
         try {
             return run(socket, config);
         } catch (ChannelException e) {
@@ -35,7 +35,7 @@ final class BootstrapExchange {
         }
     }
 
-    private static Channel run(SocketChannel socket, ChannelConfig config) throws IOException {
+    private static Channel run(NativeSocket socket, ChannelConfig config) throws IOException {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
         Capabilities local = CapabilitiesProbe.probe(config.device(), config.gidIndex(),
                 config.bytesToRegister(config.maxMessageSize()));
@@ -43,7 +43,7 @@ final class BootstrapExchange {
         streams.send(mine::writeTo);
         BootstrapHello theirs = BootstrapHello.readFrom(streams.in);
         int maxMessage = Math.max(mine.maxMessageSize(), theirs.maxMessageSize());
-        LOG.debug("bootstrap with {}: here {}, peer {}", socket.getRemoteAddress(), local, theirs.capabilities());
+        LOG.debug("bootstrap over {}: here {}, peer {}", socket, local, theirs.capabilities());
         TransportChoice choice = TransportSelector.choose(config.transport(), local, theirs.preference(),
                 theirs.capabilities());
         boolean rdmaForced = config.transport() == TransportPreference.RDMA
@@ -78,10 +78,10 @@ final class BootstrapExchange {
         }
     }
 
-    private static void closeQuietly(SocketChannel socket) {
+    private static void closeQuietly(NativeSocket socket) {
         try {
             socket.close();
-        } catch (IOException ignored) {
+        } catch (RuntimeException ignored) {
             // already failing
         }
     }

@@ -1,8 +1,7 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.linux.NativeSocket;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.channels.SocketChannel;
 
 /** The client side: connects to a {@link ChannelServer} and sets the channel up. */
 public final class ChannelConnector {
@@ -10,21 +9,10 @@ public final class ChannelConnector {
 
     /** Connects to {@code host:port}; the transport is chosen as {@link BootstrapExchange} describes. */
     public static Channel connect(String host, int port, ChannelConfig config) {
-        SocketChannel socket;
+        NativeSocket socket;
         try {
-            socket = SocketChannel.open();
-        } catch (IOException e) {
-            throw new ChannelException(ChannelError.CONNECT_FAILED, "cannot open a socket: " + e.getMessage(), e);
-        }
-        try {
-            socket.socket().connect(new InetSocketAddress(host, port),
-                    (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
-        } catch (IOException e) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // nothing to add
-            }
+            socket = NativeSocket.connect(host, port, config.connectTimeout());
+        } catch (IOException | RuntimeException e) {
             throw new ChannelException(ChannelError.CONNECT_FAILED, "cannot connect to " + host + ":" + port + ": "
                     + e.getMessage(), e);
         }

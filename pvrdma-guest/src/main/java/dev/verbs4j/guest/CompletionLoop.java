@@ -1,17 +1,13 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.EventFd;
 import dev.verbs4j.verbs.CompletionQueue;
 import dev.verbs4j.verbs.WorkCompletions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SelectableChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,47 +16,68 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One platform thread that takes completions for any number of channels and delivers them to
- * their futures and listeners: RDMA completion queues, and the sockets of TCP channels (and the
- * control sockets of RDMA channels) through one selector. {@link CompletionMode} decides how it
- * waits when there is nothing to do.
+ * their futures and listeners. It waits in exactly one place, one epoll set holding: the
+ * completion-channel fd of every device its CQs signal (non-blocking), one eventfd that other
+ * threads signal for tasks, wake-ups and close, and every socket it serves (TCP channels, the
+ * control connections of RDMA channels). Timeouts come from a deadline heap passed as the epoll
+ * timeout, so an idle loop sleeps until something happens.
  *
- * <p>In EVENT mode, and in ADAPTIVE mode once the spin budget is spent, every CQ is armed and
- * then polled once more before the thread blocks, so a completion that lands between the last
- * poll and the arm is never left waiting for an event that does not come.
+ * <p>{@link CompletionMode} decides how it waits: BUSY polls the CQs and looks at the other fds
+ * with a zero-timeout epoll_wait; ADAPTIVE does the same for its spin budget after the last
+ * work, then behaves as EVENT; EVENT arms every CQ not armed yet, polls once more (a completion
+ * that landed between the last poll and the arm is not left waiting for an event that does not
+ * come) and blocks. CQ events are acknowledged in batches by {@link CompletionQueue}.
+ *
+ * <p>Wake-ups: {@link #nextWakeup} is AWAKE while the loop runs and the deadline it sleeps to
+ * while it is about to block. A thread that queues a task swaps in AWAKE and writes the eventfd
+ * only when it was not AWAKE already: at most one write per sleep, none while the loop is awake
+ * and none from the loop thread itself.
  */
 public final class CompletionLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CompletionLoop.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
-    /** Longest block in one wait: tasks that cannot wake a completion channel wait at most this. */
-    private static final Duration BLOCK_SLICE = Duration.ofMillis(20);
-    /** With both CQ events and sockets to wait for, each gets this much in turn. */
-    private static final Duration SHARED_SLICE = Duration.ofMillis(1);
     private static final Duration DEFAULT_SPIN = Duration.ofMillis(1);
+    private static final long AWAKE = -1L, NO_DEADLINE = Long.MAX_VALUE;
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A polled CQ and whether it is armed (an event will come) since its last event. */
+    private static final class Queue {
+        final CompletionLoopSource source;
+        boolean armed;
+
+        Queue(CompletionLoopSource source) {
+            this.source = source;
+        }
+    }
 
     private final CompletionMode mode;
     private final long spinNanos;
     private final Thread thread;
-    private final Selector selector;
+    private final Epoll epoll = new Epoll(64);
+    private final EventFd wakeFd = new EventFd();
+    private final AtomicLong nextWakeup = new AtomicLong(AWAKE);
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    private final List<CompletionLoopSource> sources = new ArrayList<>();
+    private final CompletionLoopTimers timers = new CompletionLoopTimers();
+    private final List<Queue> queues = new ArrayList<>();
+    /** Handlers by fd number: an fd is unique among open fds, and leaves the set before it closes. */
+    private CompletionLoopFd[] handlers = new CompletionLoopFd[64];
     private final Map<String, CompletionLoopDevice> devices = new HashMap<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean stopping;
+    private volatile long wakeups;
+    private final AtomicLong eventfdWrites = new AtomicLong();
     private WorkCompletions batch;
 
     private CompletionLoop(CompletionMode mode, Duration spin) {
         this.mode = mode;
         this.spinNanos = spin.toNanos();
-        try {
-            this.selector = Selector.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open a selector", e);
-        }
+        epoll.add(wakeFd.fd(), Epoll.IN);
         this.thread = Thread.ofPlatform().daemon().name("verbs4j-loop-" + mode.label() + "-" + THREADS.incrementAndGet())
                 .unstarted(this::run);
     }
@@ -91,13 +108,41 @@ public final class CompletionLoop implements AutoCloseable {
         return !stopped.isDone();
     }
 
+    /** How many times the loop came back from a blocking wait: what an idle loop should not do. */
+    long wakeups() {
+        return wakeups;
+    }
+
+    /** How many eventfd writes other threads made to wake the loop. */
+    long eventfdWrites() {
+        return eventfdWrites.get();
+    }
+
     /** Runs {@code task} on the loop thread soon. */
     void execute(Runnable task) {
         if (!isRunning()) {
             throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
         }
         tasks.add(task);
-        selector.wakeup();
+        wakeup();
+    }
+
+    /** Runs {@code task} on the loop thread after {@code delay}. */
+    void schedule(Duration delay, Runnable task) {
+        long deadline = System.nanoTime() + delay.toNanos();
+        if (inLoop()) {
+            timers.add(deadline, task);
+        } else {
+            execute(() -> timers.add(deadline, task));
+        }
+    }
+
+    /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
+    void wakeup() {
+        if (!inLoop() && nextWakeup.getAndSet(AWAKE) != AWAKE) {
+            eventfdWrites.incrementAndGet();
+            wakeFd.signal();
+        }
     }
 
     /** Runs {@code task} on the loop thread and waits for it; runs it here if the loop is this thread or gone. */
@@ -133,50 +178,89 @@ public final class CompletionLoop implements AutoCloseable {
         }
     }
 
-    /** Registers a socket with the selector (on the loop thread); its key's attachment is {@code handler}. */
-    SelectionKey register(SelectableChannel socket, int ops, CompletionLoopSelectable handler) {
-        SelectionKey[] key = new SelectionKey[1];
+    /**
+     * Adds {@code fd} to the epoll set with {@code events} (level-triggered, {@link Epoll} bits);
+     * {@code handler} runs on the loop thread when it is ready.
+     */
+    void watch(int fd, int events, CompletionLoopFd handler) {
         runAndWait(() -> {
-            try {
-                key[0] = socket.register(selector, ops, handler);
-            } catch (ClosedChannelException e) {
-                throw new ChannelException(ChannelError.PEER_LOST, "socket closed before it was registered", e);
+            if (fd >= handlers.length) {
+                handlers = Arrays.copyOf(handlers, Math.max(fd + 1, handlers.length * 2));
             }
-        }, Duration.ofSeconds(10));
-        return key[0];
+            handlers[fd] = handler;
+            try {
+                epoll.add(fd, events);
+            } catch (RuntimeException e) {
+                handlers[fd] = null;
+                throw e;
+            }
+        }, CALL_TIMEOUT);
     }
 
-    /** Wakes the selector so a changed interest set takes effect. */
-    void wakeup() {
-        selector.wakeup();
+    /** Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up). */
+    void changeEvents(int fd, int events) {
+        epoll.modify(fd, events);
+    }
+
+    /** Takes {@code fd} out of the set; call before closing it. */
+    void unwatch(int fd) {
+        runAndWait(() -> {
+            if (fd < handlers.length && handlers[fd] != null) {
+                handlers[fd] = null;
+                try {
+                    epoll.remove(fd);
+                } catch (RuntimeException e) {
+                    LOG.debug("removing fd {} from the epoll set: {}", fd, e.getMessage());
+                }
+            }
+        }, CALL_TIMEOUT);
     }
 
     void addSource(CompletionLoopSource source) {
-        runAndWait(() -> {
-            sources.add(source);
-            if (mode != CompletionMode.BUSY_POLL) {
-                source.queue().requestNotification(false);
-            }
-        }, Duration.ofSeconds(10));
+        runAndWait(() -> queues.add(new Queue(source)), CALL_TIMEOUT);
     }
 
     void removeSource(CompletionLoopSource source) {
-        runAndWait(() -> sources.remove(source), Duration.ofSeconds(10));
+        runAndWait(() -> queues.removeIf(q -> q.source == source), CALL_TIMEOUT);
     }
 
     /** The loop's shared view of a device, opened on first use; closed when the loop stops. */
-    synchronized CompletionLoopDevice device(String name) {
-        if (!isRunning()) {
-            throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
+    CompletionLoopDevice device(String name) {
+        CompletionLoopDevice device;
+        boolean opened = false;
+        synchronized (this) {
+            if (!isRunning()) {
+                throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
+            }
+            device = devices.get(name);
+            if (device == null) {
+                device = new CompletionLoopDevice(name, this::eventFor);
+                devices.put(name, device);
+                opened = true;
+            }
         }
-        return devices.computeIfAbsent(name, CompletionLoopDevice::new);
+        if (opened) {
+            watch(device.events().fd(), Epoll.IN, device);
+        }
+        return device;
+    }
+
+    /** A CQ event was taken: that CQ is no longer armed (loop thread). */
+    private void eventFor(CompletionQueue cq) {
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            if (q.source.queue() == cq) {
+                q.armed = false;
+                return;
+            }
+        }
     }
 
     /** Stops the thread (bounded wait) and closes the devices; channels should be closed first. */
     @Override
     public void close() {
         stopping = true;
-        selector.wakeup();
+        wakeup();
         if (!inLoop()) {
             try {
                 stopped.get(5, TimeUnit.SECONDS);
@@ -193,16 +277,19 @@ public final class CompletionLoop implements AutoCloseable {
         long lastWork = System.nanoTime();
         try {
             while (!stopping) {
-                runTasks();
-                int work = pollQueues() + select(0);
+                int work = runTasks() + timers.runDue(System.nanoTime()) + pollQueues();
+                long now = System.nanoTime();
                 if (work > 0) {
+                    lastWork = now;
+                }
+                boolean spinning = mode == CompletionMode.BUSY_POLL
+                        || (mode == CompletionMode.ADAPTIVE && now - lastWork < spinNanos);
+                int ready = spinning || work > 0 ? epoll.await(0) : block(now);
+                if (ready > 0) {
+                    dispatch(ready);
                     lastWork = System.nanoTime();
-                } else if (mode == CompletionMode.BUSY_POLL
-                        || (mode == CompletionMode.ADAPTIVE && System.nanoTime() - lastWork < spinNanos)) {
+                } else if (spinning) {
                     Thread.onSpinWait();
-                } else {
-                    block();
-                    lastWork = System.nanoTime();
                 }
             }
         } catch (Throwable t) {
@@ -212,27 +299,30 @@ public final class CompletionLoop implements AutoCloseable {
         }
     }
 
-    private void runTasks() {
+    private int runTasks() {
+        int n = 0;
         Runnable task;
         while ((task = tasks.poll()) != null) {
+            n++;
             try {
                 task.run();
             } catch (RuntimeException e) {
                 LOG.warn("a completion loop task failed", e);
             }
         }
+        return n;
     }
 
     /** Drains every CQ; returns how many completions were handled. */
     private int pollQueues() {
         int total = 0;
-        for (int i = 0; i < sources.size(); i++) {
-            CompletionLoopSource source = sources.get(i);
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
             int n;
-            while ((n = poll(source)) > 0) {
-                source.deliver(batch);
+            while ((n = poll(q.source)) > 0) {
+                q.source.deliver(batch);
                 total += n;
-                if (i >= sources.size() || sources.get(i) != source) {
+                if (i >= queues.size() || queues.get(i) != q) {
                     break; // the delivery ended its channel and removed the source
                 }
             }
@@ -249,91 +339,65 @@ public final class CompletionLoop implements AutoCloseable {
         }
     }
 
-    /** Selects with a timeout in ms (0 = don't wait) and dispatches; returns the ready keys. */
-    private int select(long timeoutMillis) throws IOException {
-        if (selector.keys().isEmpty() && timeoutMillis == 0) {
-            return 0;
-        }
-        int n = timeoutMillis == 0 ? selector.selectNow() : selector.select(timeoutMillis);
-        if (n == 0) {
-            return 0;
-        }
-        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
-            if (key.isValid() && key.attachment() instanceof CompletionLoopSelectable handler) {
+    /**
+     * Arms the CQs that are not armed, polls once more if it armed any, then waits in epoll until
+     * an fd is ready or the nearest deadline; returns how many fds are ready.
+     */
+    private int block(long now) {
+        boolean armedAny = false;
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            if (!q.armed) {
                 try {
-                    handler.onSelected(key);
-                } catch (RuntimeException e) {
-                    LOG.warn("a socket handler failed", e);
-                }
-            }
-        }
-        return n;
-    }
-
-    /** Arms the CQs, polls once more, then waits for a CQ event or a socket (or a task). */
-    private void block() throws IOException {
-        if (!sources.isEmpty()) {
-            for (CompletionLoopSource source : sources) {
-                try {
-                    source.queue().requestNotification(false);
+                    q.source.queue().requestNotification(false);
+                    q.armed = true;
+                    armedAny = true;
                 } catch (RuntimeException e) {
                     LOG.warn("arming a completion queue failed", e);
                 }
             }
-            if (pollQueues() > 0) {
-                return;
-            }
         }
-        if (!tasks.isEmpty()) {
-            return;
+        if (armedAny && pollQueues() > 0) {
+            return epoll.await(0);
         }
-        List<CompletionLoopDevice> waitOn = devicesWithQueues();
-        boolean sockets = !selector.keys().isEmpty();
-        if (waitOn.isEmpty()) {
-            select(BLOCK_SLICE.toMillis());
-            return;
+        int timeout = timers.millisToNext(now);
+        nextWakeup.set(timeout < 0 ? NO_DEADLINE : now + timeout * 1_000_000L);
+        if (!tasks.isEmpty() || stopping) {
+            nextWakeup.set(AWAKE);
+            return epoll.await(0);
         }
-        Duration slice = sockets || waitOn.size() > 1 ? SHARED_SLICE : BLOCK_SLICE;
-        for (CompletionLoopDevice device : waitOn) {
-            CompletionQueue signalled = device.events().await(slice);
-            if (signalled != null) {
-                return; // the next pass polls it dry; the pass after that re-arms
-            }
-        }
-        if (sockets) {
-            select(SHARED_SLICE.toMillis());
-        }
+        int ready = epoll.await(timeout);
+        nextWakeup.set(AWAKE);
+        wakeups++;
+        return ready;
     }
 
-    private List<CompletionLoopDevice> devicesWithQueues() {
-        List<CompletionLoopDevice> result = new ArrayList<>(1);
-        synchronized (this) {
-            for (CompletionLoopDevice d : devices.values()) {
-                for (CompletionLoopSource s : sources) {
-                    if (s.queue().context() == d.context()) {
-                        result.add(d);
-                        break;
-                    }
-                }
+    private void dispatch(int ready) {
+        for (int i = 0; i < ready; i++) {
+            int fd = epoll.readyFd(i);
+            int events = epoll.readyEvents(i);
+            if (fd == wakeFd.fd()) {
+                wakeFd.drain();
+                continue;
+            }
+            CompletionLoopFd handler = fd < handlers.length ? handlers[fd] : null;
+            if (handler == null) {
+                continue; // unwatched by an earlier handler in this batch
+            }
+            try {
+                handler.onReady(events);
+            } catch (RuntimeException e) {
+                LOG.warn("handling fd {} failed", fd, e);
             }
         }
-        return result;
     }
 
     private void shutDown() {
         runTasks();
-        for (SelectionKey key : selector.keys()) {
-            if (key.attachment() instanceof CompletionLoopSelectable handler && handler instanceof AutoCloseable c) {
+        for (int fd = 0; fd < handlers.length; fd++) {
+            if (handlers[fd] instanceof AutoCloseable c && !(c instanceof CompletionLoopDevice)) {
                 closeQuietly(c);
             }
-        }
-        try {
-            selector.close();
-        } catch (IOException e) {
-            LOG.debug("closing the selector failed", e);
         }
         batch.close();
         synchronized (this) {
@@ -343,6 +407,8 @@ public final class CompletionLoop implements AutoCloseable {
             }
             devices.clear();
         }
+        epoll.close();
+        wakeFd.close();
         LOG.debug("completion loop {} stopped", thread.getName());
     }
 

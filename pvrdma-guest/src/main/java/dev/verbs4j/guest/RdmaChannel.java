@@ -24,12 +24,11 @@ import dev.verbs4j.verbs.SendOpcode;
 import dev.verbs4j.verbs.WcOpcode;
 import dev.verbs4j.verbs.WcStatus;
 import dev.verbs4j.verbs.WorkCompletions;
-import java.io.IOException;
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
+import java.lang.foreign.ValueLayout;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * last send has completed), and a peer that dies is seen there at once, even when no operation
  * is in flight to time out.
  */
-final class RdmaChannel extends ChannelBase implements CompletionLoopSource, CompletionLoopSelectable {
+final class RdmaChannel extends ChannelBase implements CompletionLoopSource, CompletionLoopFd {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaChannel.class);
     private static final long RECEIVE_TAG = 1L << 62;
     private static final byte CONTROL_CLOSE = 1;
@@ -61,7 +60,9 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private static final int PROBE = 0x7634_6A70;
     private static final Duration PEER_LOST_GRACE = Duration.ofSeconds(1);
 
-    private final SocketChannel control;
+    private final NativeSocket control;
+    /** One control message in or out: GC-owned native bytes for the socket calls. */
+    private final MemorySegment controlBytes = Arena.ofAuto().allocate(16);
     private final Context context;
     private final GidEntry gid;
     private final int port;
@@ -77,8 +78,8 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private final int receiveDepth;
     private final ConcurrentLinkedQueue<Integer> freeSendSlots = new ConcurrentLinkedQueue<>();
     private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
-    private final WorkCompletions setupBatch = new WorkCompletions(16);
-    private SelectionKey controlKey;
+    private final WorkCompletions setupBatch;
+    private boolean controlWatched;
     /** False while connecting: failures are reported to the connector, which falls back to TCP. */
     private volatile boolean attached;
     private volatile ChannelException setupFailure;
@@ -86,7 +87,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private boolean probing;
     private boolean probeReceived;
 
-    private RdmaChannel(SocketChannel control, TransportChoice choice, Capabilities local, int maxMessageSize,
+    private RdmaChannel(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
                         ChannelConfig config, CompletionLoop loop, boolean ownsLoop, List<AutoCloseable> made) {
         super(choice, maxMessageSize, config, loop, ownsLoop);
         this.control = control;
@@ -97,6 +98,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         this.psn = new SecureRandom().nextInt(1 << 24);
         this.receiveDepth = config.receiveDepth();
         int sendDepth = config.sendQueueDepth();
+        this.setupBatch = track(made, new WorkCompletions(16));
         this.pd = track(made, context.allocateProtectionDomain());
         this.cq = track(made, context.createCompletionQueue(sendDepth + receiveDepth + 4, device.events(), 0));
         this.buffers = track(made, Arena.ofShared());
@@ -118,7 +120,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     }
 
     /** Creates the device resources and posts the receives; undoes what it made when it fails. */
-    static RdmaChannel create(SocketChannel control, TransportChoice choice, Capabilities local, int maxMessageSize,
+    static RdmaChannel create(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
                               ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
         List<AutoCloseable> made = new ArrayList<>();
         try {
@@ -184,15 +186,30 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     }
 
     /** Hands the channel to its completion loop: from here on the loop polls and ends it. */
-    void attach() throws IOException {
+    void attach() {
         attached = true;
         loop.addSource(this);
-        control.configureBlocking(false);
-        controlKey = loop.register(control, SelectionKey.OP_READ, this);
+        loop.watch(control.fd(), Epoll.IN, this);
+        controlWatched = true;
     }
 
-    /** Gives the device resources back after a failed connect; the socket and the loop stay for TCP. */
+    /**
+     * Gives the device resources back after a failed connect (the loop lets go of the CQ first if
+     * {@link #attach} got that far); the socket and the loop stay, for TCP or for their owner to close.
+     */
     void abandon() {
+        if (attached) {
+            attached = false;
+            try {
+                if (controlWatched) {
+                    controlWatched = false;
+                    loop.unwatch(control.fd());
+                }
+                loop.removeSource(this);
+            } catch (RuntimeException e) {
+                LOG.debug("removing the abandoned channel from its loop failed: {}", e.getMessage());
+            }
+        }
         releaseVerbs();
     }
 
@@ -347,28 +364,28 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     @Override
     void sayGoodbye() {
         try {
-            control.write(ByteBuffer.wrap(new byte[] {CONTROL_CLOSE}));
+            controlBytes.set(ValueLayout.JAVA_BYTE, 0, CONTROL_CLOSE);
+            control.write(controlBytes.address(), 1); // an idle control socket always has room for one byte
             control.shutdownOutput();
-        } catch (IOException e) {
+        } catch (RuntimeException e) {
             LOG.debug("sending the close failed: {}", e.getMessage());
         }
     }
 
     @Override
-    public void onSelected(SelectionKey key) {
+    public void onReady(int events) {
         onControl();
     }
 
     private void onControl() {
-        ByteBuffer b = ByteBuffer.allocate(16);
-        int n;
+        long n;
         try {
-            n = control.read(b);
-        } catch (IOException e) {
+            n = control.read(controlBytes.address(), controlBytes.byteSize());
+        } catch (RuntimeException e) {
             end(new ChannelException(ChannelError.PEER_LOST, "the control connection broke: " + e.getMessage(), e));
             return;
         }
-        if (n > 0 && b.get(0) == CONTROL_CLOSE) {
+        if (n > 0 && controlBytes.get(ValueLayout.JAVA_BYTE, 0) == CONTROL_CLOSE) {
             drainNow(); // the peer's last messages completed before it said goodbye: deliver them first
             end(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
         } else if (n < 0) {
@@ -394,17 +411,11 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             end(lost);
             return;
         }
-        if (controlKey != null) {
-            controlKey.cancel(); // EOF stays readable: stop the selector reporting it
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd()); // EOF stays readable: stop epoll reporting it
         }
-        CompletableFuture.delayedExecutor(PEER_LOST_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-                .execute(() -> {
-                    try {
-                        loop.execute(() -> end(lost));
-                    } catch (ChannelException stopped) {
-                        end(lost);
-                    }
-                });
+        loop.schedule(PEER_LOST_GRACE, () -> end(lost));
     }
 
     private void drainNow() {
@@ -421,8 +432,9 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
 
     @Override
     void releaseResources() {
-        if (controlKey != null) {
-            controlKey.cancel();
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd());
         }
         closeQuietly(control);
         if (attached) {
@@ -431,31 +443,43 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         releaseVerbs();
     }
 
-    /** The last region closed after the channel ended: the protection domain can go now. */
-    private void regionClosed(RdmaChannelRegion region) {
+    /**
+     * A region was closed. After the channel's own objects are gone the last one takes the
+     * protection domain with it. Synchronized with {@link #releaseVerbs}, so the PD is never
+     * closed while the QP or the channel's buffers still hang from it.
+     */
+    private synchronized void regionClosed(RdmaChannelRegion region) {
         regions.remove(region);
-        if (verbsReleased && regions.isEmpty()) {
-            closeQuietly(pd);
+        if (verbsReleased) {
+            closePdIfUnused();
         }
     }
 
-    /** The application's regions outlive the channel (their owner closes them); the rest goes now. */
+    /**
+     * The application's regions outlive the channel (their owner closes them); the rest goes now,
+     * children before parents: prepared requests, QP, CQ, buffers, then the PD when no region
+     * holds it.
+     */
     private synchronized void releaseVerbs() {
         if (verbsReleased) {
             return;
         }
-        verbsReleased = true;
         closeQuietly(post);
         closeQuietly(receive);
         closeQuietly(qp);
         closeQuietly(cq);
         closeQuietly(sendBuffers);
         closeQuietly(receiveBuffers);
+        verbsReleased = true;
+        closePdIfUnused();
+        closeQuietly(buffers);
+        closeQuietly(setupBatch);
+    }
+
+    private void closePdIfUnused() {
         if (regions.isEmpty()) {
             closeQuietly(pd);
         }
-        closeQuietly(buffers);
-        closeQuietly(setupBatch);
     }
 
     private static void closeQuietly(AutoCloseable c) {

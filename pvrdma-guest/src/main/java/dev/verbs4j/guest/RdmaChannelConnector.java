@@ -1,7 +1,7 @@
 package dev.verbs4j.guest;
 
 import java.io.IOException;
-import java.nio.channels.SocketChannel;
+import dev.verbs4j.guest.linux.NativeSocket;
 
 /**
  * The RDMA half of the bootstrap exchange. Each step ends with both sides telling each other how
@@ -16,7 +16,7 @@ import java.nio.channels.SocketChannel;
 final class RdmaChannelConnector {
     private RdmaChannelConnector() {}
 
-    static Channel connect(SocketChannel socket, BootstrapStreams streams, TransportChoice choice, Capabilities local,
+    static Channel connect(NativeSocket socket, BootstrapStreams streams, TransportChoice choice, Capabilities local,
                            int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
             throws IOException, RdmaChannelFallback {
         RdmaChannel channel = null;
@@ -26,6 +26,19 @@ final class RdmaChannelConnector {
         } catch (RuntimeException e) {
             failure = "cannot set up RDMA resources: " + e.getMessage();
         }
+        try {
+            return connectAndProbe(channel, failure, streams, config);
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.abandon(); // the peer went away or a verb failed mid-exchange: nothing may stay behind
+            }
+            throw e;
+        }
+    }
+
+    private static Channel connectAndProbe(RdmaChannel channel, String setupFailure, BootstrapStreams streams,
+                                           ChannelConfig config) throws IOException, RdmaChannelFallback {
+        String failure = setupFailure;
         RdmaChannelEndpoint mine = channel == null ? null : channel.endpoint();
         String why = failure;
         streams.send(out -> {

@@ -1,8 +1,8 @@
 package dev.verbs4j.guest;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The TCP transport's frames: a 4-byte length (of what follows), a 1-byte type, then the
@@ -17,70 +17,71 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * CLOSE       (nothing)
  * </pre>
  *
- * <p>A frame is built as a header and, when it carries one, its payload as a buffer over the
- * payload's own memory: written together with one gathering write, the payload is not copied.
+ * <p>Each method writes a frame's header (everything before the payload) into the sender's
+ * reusable header memory and returns its length; the payload is written from its own memory
+ * behind it with one gathering write, so neither is allocated nor copied per frame.
  */
 final class TcpFrame {
     static final byte MESSAGE = 1, WRITE = 2, READ = 3, WRITE_DONE = 4, READ_DONE = 5, CLOSE = 6;
     static final byte STATUS_OK = 0, STATUS_REMOTE_ACCESS = 1;
     static final int LENGTH_FIELD = 4;
+    /** Room for the longest header (READ: 4 + 1 + 24). */
+    static final int MAX_HEADER = 32;
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private TcpFrame() {}
 
-    static ByteBuffer[] message(MemorySegment payload, boolean hasImmediate, int immediate) {
-        ByteBuffer b = start(MESSAGE, 1 + 4, payload.byteSize());
-        b.put((byte) (hasImmediate ? 1 : 0)).putInt(immediate);
-        return withPayload(b, payload);
+    static int message(MemorySegment h, long payload, boolean hasImmediate, int immediate) {
+        int at = start(h, MESSAGE, 1 + 4, payload);
+        h.set(ValueLayout.JAVA_BYTE, at, (byte) (hasImmediate ? 1 : 0));
+        h.set(INT, at + 1, immediate);
+        return at + 5;
     }
 
-    static ByteBuffer[] write(long id, long address, int key, MemorySegment payload) {
-        ByteBuffer b = start(WRITE, 8 + 8 + 4, payload.byteSize());
-        b.putLong(id).putLong(address).putInt(key);
-        return withPayload(b, payload);
+    static int write(MemorySegment h, long id, long address, int key, long payload) {
+        int at = start(h, WRITE, 8 + 8 + 4, payload);
+        h.set(LONG, at, id);
+        h.set(LONG, at + 8, address);
+        h.set(INT, at + 16, key);
+        return at + 20;
     }
 
-    static ByteBuffer[] read(long id, long address, int key, int length) {
-        ByteBuffer b = start(READ, 8 + 8 + 4 + 4, 0);
-        b.putLong(id).putLong(address).putInt(key).putInt(length);
-        return new ByteBuffer[] {b.flip()};
+    static int read(MemorySegment h, long id, long address, int key, int length) {
+        int at = start(h, READ, 8 + 8 + 4 + 4, 0);
+        h.set(LONG, at, id);
+        h.set(LONG, at + 8, address);
+        h.set(INT, at + 16, key);
+        h.set(INT, at + 20, length);
+        return at + 24;
     }
 
-    static ByteBuffer[] writeDone(long id, byte status) {
-        ByteBuffer b = start(WRITE_DONE, 8 + 1, 0);
-        b.putLong(id).put(status);
-        return new ByteBuffer[] {b.flip()};
+    static int writeDone(MemorySegment h, long id, byte status) {
+        int at = start(h, WRITE_DONE, 8 + 1, 0);
+        h.set(LONG, at, id);
+        h.set(ValueLayout.JAVA_BYTE, at + 8, status);
+        return at + 9;
     }
 
-    static ByteBuffer[] readDone(long id, byte status, MemorySegment payload) {
-        ByteBuffer b = start(READ_DONE, 8 + 1, payload.byteSize());
-        b.putLong(id).put(status);
-        return withPayload(b, payload);
+    static int readDone(MemorySegment h, long id, byte status, long payload) {
+        int at = start(h, READ_DONE, 8 + 1, payload);
+        h.set(LONG, at, id);
+        h.set(ValueLayout.JAVA_BYTE, at + 8, status);
+        return at + 9;
     }
 
-    static ByteBuffer[] close() {
-        return new ByteBuffer[] {start(CLOSE, 0, 0).flip()};
+    static int close(MemorySegment h) {
+        return start(h, CLOSE, 0, 0);
     }
 
-    /** The header: length field, type; the caller puts the type's fields. */
-    private static ByteBuffer start(byte type, int fields, long payload) {
+    /** Length field and type; returns where the type's fields start. */
+    private static int start(MemorySegment h, byte type, int fields, long payload) {
         long body = 1 + fields + payload;
         if (body > Integer.MAX_VALUE - LENGTH_FIELD) {
             throw new ChannelException(ChannelError.LOCAL_LENGTH, payload + " bytes do not fit one frame");
         }
-        ByteBuffer b = ByteBuffer.allocate(LENGTH_FIELD + 1 + fields);
-        return b.putInt((int) body).put(type);
-    }
-
-    private static ByteBuffer[] withPayload(ByteBuffer header, MemorySegment payload) {
-        header.flip();
-        return payload.byteSize() == 0 ? new ByteBuffer[] {header} : new ByteBuffer[] {header, view(payload)};
-    }
-
-    /** The payload's own memory as a buffer; a copy only for memory that cannot be seen as bytes (an int[]...). */
-    private static ByteBuffer view(MemorySegment payload) {
-        if (payload.isNative() || payload.heapBase().orElse(null) instanceof byte[]) {
-            return payload.asByteBuffer();
-        }
-        return ByteBuffer.wrap(payload.toArray(JAVA_BYTE));
+        h.set(INT, 0, (int) body);
+        h.set(ValueLayout.JAVA_BYTE, LENGTH_FIELD, type);
+        return LENGTH_FIELD + 1;
     }
 }

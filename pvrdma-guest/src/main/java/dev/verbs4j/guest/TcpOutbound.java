@@ -1,50 +1,48 @@
 package dev.verbs4j.guest;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import dev.verbs4j.guest.linux.NativeSocket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.List;
 
 /**
  * What the TCP channel could not write to its socket at once: the rest of each frame copied, in
- * order, into one direct buffer, and for each frame what to run once its last byte is out. The
- * loop then writes many queued frames with one system call, and the JDK copies nothing (it
- * copies a heap buffer into a temporary direct one on every write).
+ * order, into one native buffer, and for each frame what to run once its last byte is out. The
+ * loop then writes many queued frames with one system call.
  *
  * <p>Not thread-safe: the channel holds its write lock around every call.
  */
 final class TcpOutbound {
-    private static final int INITIAL_CAPACITY = 64 * 1024;
+    private static final long INITIAL_CAPACITY = 64 * 1024;
 
     private record Pending(long end, Runnable written) {}
 
-    /** Unwritten bytes are [position, limit); new ones go at limit. */
-    private ByteBuffer bytes = ByteBuffer.allocateDirect(INITIAL_CAPACITY).limit(0);
+    /** Unwritten bytes are [head, tail); new ones go at tail. GC-owned, so a late writer cannot touch freed memory. */
+    private MemorySegment bytes = Arena.ofAuto().allocate(INITIAL_CAPACITY, 64);
+    private long head;
+    private long tail;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long queued;
     private long written;
 
     boolean isEmpty() {
-        return !bytes.hasRemaining();
+        return head == tail;
     }
 
-    /** Copies what is left of {@code frame} behind what is queued; {@code written} (may be null) runs once it is out. */
-    void add(ByteBuffer[] frame, Runnable written) {
-        int size = 0;
-        for (ByteBuffer b : frame) {
-            size = Math.addExact(size, b.remaining());
+    /** Copies {@code length} bytes at native {@code address} behind what is queued. */
+    void add(long address, long length) {
+        if (length <= 0) {
+            return;
         }
-        makeRoom(size);
-        int at = bytes.limit();
-        bytes.limit(at + size);
-        for (ByteBuffer b : frame) {
-            int n = b.remaining();
-            bytes.put(at, b, b.position(), n);
-            b.position(b.position() + n);
-            at += n;
-        }
-        queued += size;
+        makeRoom(length);
+        MemorySegment.copy(MemorySegment.ofAddress(address).reinterpret(length), 0, bytes, tail, length);
+        tail += length;
+        queued += length;
+    }
+
+    /** {@code written} (may be null) runs once everything added so far is out. */
+    void mark(Runnable written) {
         if (written != null) {
             pending.add(new Pending(queued, written));
         }
@@ -54,35 +52,44 @@ final class TcpOutbound {
      * Writes what the socket takes now; the actions of the frames that are out go to {@code done}
      * (for the caller to run outside its lock). True when nothing is left.
      */
-    boolean writeTo(SocketChannel socket, List<Runnable> done) throws IOException {
-        written += socket.write(bytes);
+    boolean writeTo(NativeSocket socket, List<Runnable> done) {
+        while (head < tail) {
+            long n = socket.write(bytes.address() + head, tail - head);
+            if (n == 0) {
+                break;
+            }
+            head += n;
+            written += n;
+        }
         while (!pending.isEmpty() && pending.peek().end() <= written) {
             done.add(pending.poll().written());
         }
         if (isEmpty()) {
-            bytes.clear().limit(0);
+            head = tail = 0;
             return true;
         }
         return false;
     }
 
     void clear() {
-        bytes.clear().limit(0);
+        head = tail = 0;
         pending.clear();
     }
 
     /** Moves the unwritten bytes to the front, and grows the buffer when that is not enough. */
-    private void makeRoom(int size) {
-        if (bytes.capacity() - bytes.limit() >= size) {
+    private void makeRoom(long size) {
+        if (bytes.byteSize() - tail >= size) {
             return;
         }
-        if (bytes.capacity() - bytes.remaining() >= size) {
-            bytes.compact().flip();
-            return;
+        long left = tail - head;
+        if (bytes.byteSize() - left >= size) {
+            MemorySegment.copy(bytes, head, bytes, 0, left);
+        } else {
+            MemorySegment bigger = Arena.ofAuto().allocate(Math.max(left + size, 2 * bytes.byteSize()), 64);
+            MemorySegment.copy(bytes, head, bigger, 0, left);
+            bytes = bigger;
         }
-        long needed = (long) bytes.remaining() + size;
-        ByteBuffer bigger = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE - 8,
-                Math.max(needed, 2L * bytes.capacity())));
-        bytes = bigger.put(bytes).flip();
+        head = 0;
+        tail = left;
     }
 }

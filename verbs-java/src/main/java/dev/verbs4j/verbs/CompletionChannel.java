@@ -67,15 +67,26 @@ public final class CompletionChannel extends NativeObject {
 
     /** {@link #await(Duration)} without the Duration: {@code timeoutNanos < 0} waits forever. Allocates nothing. */
     public CompletionQueue await(long timeoutNanos) {
-        MemorySegment ch = handle();
         if (!FileDescriptors.waitReadable(fd, timeoutNanos, pollScratch)) {
             return null;
         }
+        return takeEvent();
+    }
+
+    /**
+     * Takes the next CQ event without waiting, for a loop that waits on {@link #fd()} itself with
+     * the fd set O_NONBLOCK: the CQ it belongs to (counted for acknowledgement, as in await), or
+     * null when no event is pending. Allocates nothing.
+     */
+    public CompletionQueue takeEvent() {
         int rc;
         try {
-            rc = (int) GET_CQ_EVENT.invokeExact(errno, ch, cqOut, ctxOut);
+            rc = (int) GET_CQ_EVENT.invokeExact(errno, handle(), cqOut, ctxOut);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        }
+        if (rc != 0 && Errno.read(errno) == Errno.EAGAIN) {
+            return null;
         }
         Calls.checkStatus(rc, errno, "ibv_get_cq_event", "waiting for a completion event failed");
         long cqAddress = cqOut.get(ValueLayout.ADDRESS, 0).address();

@@ -18,7 +18,7 @@ final class Errno {
             EACCES = 13, EFAULT = 14, EBUSY = 16, ENODEV = 19, EINVAL = 22, ENOSPC = 28,
             ENOSYS = 38, EOPNOTSUPP = 95, EADDRINUSE = 98, EADDRNOTAVAIL = 99, ENETUNREACH = 101,
             ECONNABORTED = 103, ECONNRESET = 104, ETIMEDOUT = 110, ECONNREFUSED = 111,
-            EHOSTUNREACH = 113;
+            EHOSTUNREACH = 113, EBADF = 9, EMFILE = 24, EPIPE = 32, ENOTCONN = 107, EINPROGRESS = 115;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"),
@@ -29,7 +29,9 @@ final class Errno {
             Map.entry(EADDRINUSE, "EADDRINUSE"), Map.entry(EADDRNOTAVAIL, "EADDRNOTAVAIL"),
             Map.entry(ENETUNREACH, "ENETUNREACH"), Map.entry(ECONNABORTED, "ECONNABORTED"),
             Map.entry(ECONNRESET, "ECONNRESET"), Map.entry(ETIMEDOUT, "ETIMEDOUT"),
-            Map.entry(ECONNREFUSED, "ECONNREFUSED"), Map.entry(EHOSTUNREACH, "EHOSTUNREACH"));
+            Map.entry(ECONNREFUSED, "ECONNREFUSED"), Map.entry(EHOSTUNREACH, "EHOSTUNREACH"),
+            Map.entry(EBADF, "EBADF"), Map.entry(EMFILE, "EMFILE"), Map.entry(EPIPE, "EPIPE"),
+            Map.entry(ENOTCONN, "ENOTCONN"), Map.entry(EINPROGRESS, "EINPROGRESS"));
 
     private Errno() {}
 

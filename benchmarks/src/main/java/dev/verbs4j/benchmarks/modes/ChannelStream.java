@@ -26,25 +26,70 @@ final class ChannelStream {
 
     /** Payload megabytes (10^6 bytes) per second. */
     static double megabytesPerSecond(int size, int count, CompletionMode mode) throws Exception {
-        ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode)
-                .maxMessageSize(size);
-        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
-            CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
-                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
-            try (Channel server = listener.accept(WAIT);
-                 Channel client = connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                server.setListener(new Counter(count));
-                CompletableFuture<ChannelMessage> allArrived = client.receive();
-                // native memory, as the NIO baseline sends from a direct buffer
-                try (Arena arena = Arena.ofConfined()) {
-                    MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
-                    long start = System.nanoTime();
-                    for (int i = 0; i < count; i++) {
-                        client.send(payload);
-                    }
-                    CompletionModeBench.await(allArrived);
-                    return (double) size * count / ((System.nanoTime() - start) / 1e9) / 1e6;
+        try (LoopbackPair pair = LoopbackPair.open(size, mode);
+             Arena arena = Arena.ofConfined()) {
+            pair.server().setListener(new Counter(count));
+            CompletableFuture<ChannelMessage> allArrived = pair.client().receive();
+            // native memory, as the NIO baseline sends from a direct buffer
+            MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
+            long start = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                pair.client().send(payload);
+            }
+            CompletionModeBench.await(allArrived);
+            return (double) size * count / ((System.nanoTime() - start) / 1e9) / 1e6;
+        }
+    }
+
+    /**
+     * Round trips over the TCP channel on loopback: the client's thread sends one message and
+     * waits for it to come back (as {@code verbs4j pingpong} does), the server's listener echoes
+     * it on its loop. Returns the median in microseconds; the first {@code count / 10} are warm-up.
+     */
+    static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
+        try (LoopbackPair pair = LoopbackPair.open(size, mode);
+             Arena arena = Arena.ofConfined()) {
+            pair.server().setListener((channel, message) -> channel.send(message.data()));
+            MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
+            int warmup = count / 10;
+            long[] roundTrips = new long[count];
+            for (int i = 0; i < warmup + count; i++) {
+                CompletableFuture<ChannelMessage> reply = pair.client().receive();
+                long start = System.nanoTime();
+                pair.client().send(payload);
+                CompletionModeBench.await(reply);
+                if (i >= warmup) {
+                    roundTrips[i - warmup] = System.nanoTime() - start;
                 }
+            }
+            return RoundTrips.of(roundTrips).p50Micros();
+        }
+    }
+
+    /** A TCP channel pair on loopback, each end on its own completion loop (as two processes would be). */
+    private record LoopbackPair(Channel server, Channel client) implements AutoCloseable {
+        static LoopbackPair open(int size, CompletionMode mode) throws Exception {
+            ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode)
+                    .maxMessageSize(size);
+            try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
+                CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
+                        () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
+                Channel server = listener.accept(WAIT);
+                try {
+                    return new LoopbackPair(server, connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+                } catch (Exception e) {
+                    server.close();
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                client.close();
+            } finally {
+                server.close();
             }
         }
     }

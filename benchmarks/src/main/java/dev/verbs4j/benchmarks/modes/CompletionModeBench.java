@@ -15,13 +15,15 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code verbs4j mode-bench}: a ping-pong over a channel, server and client each in its own
  * process on its own completion loop, giving per completion mode the round trip (p50, average)
- * and the CPU seconds each process spent on the measured round trips. The client prints the
+ * and the CPU seconds each process spent on the measured round trips. The messages are answered
+ * by listeners on the loop threads, or with {@code --thread app} by application threads
+ * ({@link ModeBenchAppThread}). The client prints the
  * transport line, then {@link #HEADER} and one row.
  */
 public final class CompletionModeBench {
     static final String HEADER =
-            "| mode | bytes | iterations | RTT p50 µs | RTT avg µs | CPU s client | CPU s server |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|";
+            "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server |\n"
+            + "|---|---|---:|---:|---:|---:|---:|---:|---:|";
     private static final Duration WAIT = Duration.ofMinutes(10);
     /** A run that makes no progress for this long has stalled: fail rather than wait out {@link #WAIT}. */
     private static final Duration STALL = Duration.ofSeconds(30);
@@ -58,6 +60,10 @@ public final class CompletionModeBench {
         try (ChannelServer listener = ChannelServer.listen(o.bind(), o.port(), o.config());
              Channel channel = listener.accept(WAIT)) {
             out.println("transport: " + channel.transport().describe());
+            if (o.appThread()) {
+                ModeBenchAppThread.serve(channel);
+                return;
+            }
             ModeBenchEcho echo = new ModeBenchEcho();
             channel.setListener(echo);
             await(echo.ended());
@@ -67,19 +73,25 @@ public final class CompletionModeBench {
     private static void measure(ModeBenchOptions o, PrintStream out) {
         try (Channel channel = ChannelConnector.connect(o.host(), o.port(), o.config())) {
             out.println("transport: " + channel.transport().describe());
-            ModeBenchPing ping = new ModeBenchPing(o.size(), o.warmup(), o.iterations());
-            channel.setListener(ping);
             MemorySegment counts = MemorySegment.ofArray(new int[2]);
             counts.set(ModeBenchEcho.INT, 0, o.warmup());
             counts.set(ModeBenchEcho.INT, 4, o.iterations());
-            await(channel.send(counts));
-            ping.start(channel);
-            ModeBenchPing.Result r = awaitProgressing(ping);
+            ModeBenchPing.Result r;
+            if (o.appThread()) {
+                await(channel.send(counts));
+                r = ModeBenchAppThread.measure(channel, o.size(), o.warmup(), o.iterations());
+            } else {
+                ModeBenchPing ping = new ModeBenchPing(o.size(), o.warmup(), o.iterations());
+                channel.setListener(ping);
+                await(channel.send(counts));
+                ping.start(channel);
+                r = awaitProgressing(ping);
+            }
             RoundTrips rtt = RoundTrips.of(r.roundTrips());
             out.println(HEADER);
-            out.println(String.format(Locale.ROOT, "| %s | %d | %d | %.1f | %.1f | %.3f | %.3f |", o.mode().label(),
-                    o.size(), o.iterations(), rtt.p50Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9,
-                    r.serverCpuNanos() / 1e9));
+            out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.3f | %.3f |",
+                    o.mode().label(), o.appThread() ? "app" : "loop", o.size(), o.iterations(), rtt.p50Micros(),
+                    rtt.p99Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9));
         }
     }
 

@@ -44,6 +44,55 @@ final class NioStream {
         }
     }
 
+    /**
+     * Round trips over the same socket pair: the client writes a frame and reads the echo, a
+     * second thread reads each frame and writes it back. Median in microseconds, after
+     * {@code count / 10} warm-up round trips.
+     */
+    static double roundTripP50Micros(int size, int count) throws Exception {
+        int warmup = count / 10;
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+                 SocketChannel server = listener.accept()) {
+                client.socket().setTcpNoDelay(true);
+                server.socket().setTcpNoDelay(true);
+                CompletableFuture<Void> echoed = CompletableFuture.runAsync(() -> echo(server, size, warmup + count));
+                ByteBuffer frame = ByteBuffer.allocateDirect(4 + size);
+                long[] roundTrips = new long[count];
+                for (int i = 0; i < warmup + count; i++) {
+                    frame.clear().putInt(0, size);
+                    long start = System.nanoTime();
+                    while (frame.hasRemaining()) {
+                        client.write(frame);
+                    }
+                    readFully(client, frame.clear());
+                    if (i >= warmup) {
+                        roundTrips[i - warmup] = System.nanoTime() - start;
+                    }
+                }
+                echoed.join();
+                return RoundTrips.of(roundTrips).p50Micros();
+            }
+        }
+    }
+
+    private static void echo(SocketChannel server, int size, int count) {
+        ByteBuffer frame = ByteBuffer.allocateDirect(4 + size);
+        try {
+            for (int i = 0; i < count; i++) {
+                readFully(server, frame.clear().limit(4));
+                readFully(server, frame.limit(4 + frame.getInt(0)));
+                frame.flip();
+                while (frame.hasRemaining()) {
+                    server.write(frame);
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static void receive(SocketChannel server, int size, int count) {
         ByteBuffer header = ByteBuffer.allocateDirect(4);
         ByteBuffer payload = ByteBuffer.allocateDirect(size);

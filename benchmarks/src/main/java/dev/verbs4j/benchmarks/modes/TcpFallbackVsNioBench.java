@@ -10,24 +10,27 @@ import java.util.Set;
 
 /**
  * {@code verbs4j tcp-vs-nio}: the TCP fallback channel's stream throughput next to a plain NIO
- * socket loop, same sizes and counts, on loopback in this one process. Per size: a warm-up pass
+ * socket loop, same sizes and counts, on loopback in this one process, then the round trip of
+ * each (one message out and back at a time, {@code --rtt-iters} of them). Per size: a warm-up pass
  * of each (not reported), then {@code rounds} alternating passes; each column is their median.
  */
 public final class TcpFallbackVsNioBench {
-    static final String HEADER = "| bytes | TCP channel MB/s | plain NIO MB/s | ratio |\n|---:|---:|---:|---:|";
+    static final String HEADER = "| bytes | TCP channel MB/s | plain NIO MB/s | ratio | TCP channel RTT p50 µs "
+            + "| plain NIO RTT p50 µs | ratio |\n|---:|---:|---:|---:|---:|---:|---:|";
     static final String USAGE = """
             Usage: verbs4j tcp-vs-nio [OPTIONS]      (loopback only; prints a Markdown table)
               -s, --sizes LIST            message sizes, comma- or space-separated (default 64,4096,65536)
               -n, --iters N               messages per pass (default 20000)
               --rounds N                  measured passes per size and side (default 3)
+              --rtt-iters N               round trips per pass (default 2000)
               --mode busy|event|adaptive  the channel's completion mode (default event)
             """;
 
     private TcpFallbackVsNioBench() {}
 
-    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode) {
+    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips) {
         static Options parse(String[] args) {
-            BenchArgs a = BenchArgs.parse(args, Set.of("-s", "--sizes", "-n", "--iters", "--rounds", "--mode"),
+            BenchArgs a = BenchArgs.parse(args, Set.of("-s", "--sizes", "-n", "--iters", "--rounds", "--mode", "--rtt-iters"),
                     Set.of());
             if (a.operand() != null) {
                 throw new IllegalArgumentException("unexpected argument " + a.operand());
@@ -37,8 +40,8 @@ public final class TcpFallbackVsNioBench {
                 sizes.add(Integer.parseInt(s));
             }
             Options o = new Options(sizes, a.number(20_000, "-n", "--iters"), a.number(3, "--rounds"),
-                    CompletionMode.parse(a.text("event", "--mode")));
-            if (o.count < 1 || o.rounds < 1 || sizes.stream().anyMatch(s -> s < 1)) {
+                    CompletionMode.parse(a.text("event", "--mode")), a.number(2000, "--rtt-iters"));
+            if (o.count < 1 || o.rounds < 1 || o.roundTrips < 1 || sizes.stream().anyMatch(s -> s < 1)) {
                 throw new IllegalArgumentException("sizes, iterations and rounds must be positive");
             }
             return o;
@@ -46,21 +49,7 @@ public final class TcpFallbackVsNioBench {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.print(USAGE);
-            return;
-        }
-        try {
-            run(Options.parse(args), System.out);
-        } catch (IllegalArgumentException e) {
-            System.err.println("verbs4j tcp-vs-nio: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-        } catch (Exception e) {
-            System.err.println("verbs4j tcp-vs-nio: " + e);
-            System.exit(1);
-        }
-        System.exit(0);
+        BenchMain.run("tcp-vs-nio", USAGE, args, a -> run(Options.parse(a), System.out));
     }
 
     static void run(Options o, PrintStream out) throws Exception {
@@ -71,13 +60,20 @@ public final class TcpFallbackVsNioBench {
             NioStream.megabytesPerSecond(size, warmup);
             double[] channel = new double[o.rounds()];
             double[] nio = new double[o.rounds()];
+            double[] channelRtt = new double[o.rounds()];
+            double[] nioRtt = new double[o.rounds()];
             for (int r = 0; r < o.rounds(); r++) { // alternate, so drift in the machine hits both alike
                 channel[r] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode());
                 nio[r] = NioStream.megabytesPerSecond(size, o.count());
+                channelRtt[r] = ChannelStream.roundTripP50Micros(size, o.roundTrips(), o.mode());
+                nioRtt[r] = NioStream.roundTripP50Micros(size, o.roundTrips());
             }
             double c = median(channel);
             double n = median(nio);
-            out.println(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.3f |", size, c, n, c / n));
+            double cr = median(channelRtt);
+            double nr = median(nioRtt);
+            out.println(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f |", size, c, n, c / n,
+                    cr, nr, cr / nr));
         }
     }
 

@@ -20,20 +20,28 @@ class ModesBenchSmokeTest {
     @Test
     void modeBenchPrintsOneRowPerMode() throws Exception {
         for (String mode : List.of("busy", "event", "adaptive")) {
+            for (String thread : List.of("loop", "app")) {
+                assertOneRow(mode, thread);
+            }
+        }
+    }
+
+    private static void assertOneRow(String mode, String thread) throws Exception {
+        {
             int port = freePort();
             ModeBenchOptions server = ModeBenchOptions.parse(new String[] {"--server", "--transport", "tcp", "--mode",
-                    mode, "-p", Integer.toString(port)});
+                    mode, "--thread", thread, "-p", Integer.toString(port)});
             CompletableFuture<Void> served = CompletableFuture.runAsync(
                     () -> CompletionModeBench.run(server, new PrintStream(new ByteArrayOutputStream())));
             ModeBenchOptions client = ModeBenchOptions.parse(new String[] {"--transport", "tcp", "--mode", mode,
-                    "-p", Integer.toString(port), "-s", "100", "-n", "50", "--warmup", "5", "127.0.0.1"});
+                    "--thread", thread, "-p", Integer.toString(port), "-s", "100", "-n", "50", "--warmup", "5", "127.0.0.1"});
             List<String> lines = runClient(client);
             served.get(60, TimeUnit.SECONDS);
             assertEquals("transport: tcp (reason: forced by configuration)", lines.get(0));
             assertEquals(CompletionModeBench.HEADER, lines.get(1) + "\n" + lines.get(2));
             String row = lines.get(3);
-            String numbers = "(" + NUMBER + " \\| ){3}" + NUMBER + " \\|";
-            assertTrue(row.matches("\\| " + mode + " \\| 100 \\| 50 \\| " + numbers), row);
+            String numbers = "(" + NUMBER + " \\| ){4}" + NUMBER + " \\|";
+            assertTrue(row.matches("\\| " + mode + " \\| " + thread + " \\| 100 \\| 50 \\| " + numbers), row);
         }
     }
 
@@ -41,11 +49,12 @@ class ModesBenchSmokeTest {
     void tcpVsNioPrintsOneRowPerSize() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TcpFallbackVsNioBench.run(TcpFallbackVsNioBench.Options.parse(
-                new String[] {"-s", "64,4096", "-n", "200", "--rounds", "1"}), new PrintStream(bytes, true));
+                new String[] {"-s", "64,4096", "-n", "200", "--rounds", "1", "--rtt-iters", "50"}),
+                new PrintStream(bytes, true));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(4, lines.size(), String.join("\n", lines));
-        assertTrue(lines.get(2).matches("\\| 64 \\| (" + NUMBER + " \\| ){2}" + NUMBER + " \\|"), lines.get(2));
-        assertTrue(lines.get(3).matches("\\| 4096 \\| (" + NUMBER + " \\| ){2}" + NUMBER + " \\|"), lines.get(3));
+        assertTrue(lines.get(2).matches("\\| 64 \\| (" + NUMBER + " \\| ){5}" + NUMBER + " \\|"), lines.get(2));
+        assertTrue(lines.get(3).matches("\\| 4096 \\| (" + NUMBER + " \\| ){5}" + NUMBER + " \\|"), lines.get(3));
     }
 
     /** The client, retried while the server thread is not listening yet. */

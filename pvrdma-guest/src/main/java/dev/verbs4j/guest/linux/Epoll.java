@@ -1,0 +1,120 @@
+package dev.verbs4j.guest.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+/**
+ * An epoll(7) set. Each registered fd carries its own number as its data, so the ready list names
+ * the fds directly. add/modify/remove may be called from any thread (the kernel serialises them);
+ * {@link #await} and the ready-list accessors belong to the one thread that waits.
+ */
+public final class Epoll implements AutoCloseable {
+    public static final int IN = 0x1, OUT = 0x4, ERR = 0x8, HUP = 0x10, RDHUP = 0x2000;
+    private static final int CTL_ADD = 1, CTL_DEL = 2, CTL_MOD = 3, EPOLL_CLOEXEC = 0x80000;
+    /** struct epoll_event is packed on x86-64 (12 bytes), naturally aligned elsewhere (16). */
+    private static final boolean PACKED = System.getProperty("os.arch").matches("amd64|x86_64");
+    private static final long EVENT_SIZE = PACKED ? 12 : 16, DATA_OFFSET = PACKED ? 4 : 8;
+
+    private static final MethodHandle CREATE = Libc.function("epoll_create1",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    private static final MethodHandle CTL = Libc.function("epoll_ctl",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle WAIT = Libc.function("epoll_wait",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+
+    private final int epfd;
+    private final int capacity;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment ready;
+    private int readyCount;
+
+    /** A set whose waits report up to {@code capacity} ready fds at a time. */
+    public Epoll(int capacity) {
+        this.capacity = capacity;
+        this.ready = arena.allocate(EVENT_SIZE * capacity, 8);
+        try {
+            epfd = (int) CREATE.invokeExact(Libc.errno(), EPOLL_CLOEXEC);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (epfd < 0) {
+            arena.close();
+            throw LinuxCallException.last("cannot create an epoll set", "epoll_create1");
+        }
+    }
+
+    public void add(int fd, int events) {
+        control(CTL_ADD, fd, events, "cannot add fd " + fd + " to the epoll set");
+    }
+
+    public void modify(int fd, int events) {
+        control(CTL_MOD, fd, events, "cannot change the events of fd " + fd);
+    }
+
+    public void remove(int fd) {
+        control(CTL_DEL, fd, 0, "cannot remove fd " + fd + " from the epoll set");
+    }
+
+    private void control(int op, int fd, int events, String what) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment event = call.allocate(16, 8);
+            event.set(JAVA_INT_UNALIGNED, 0, events);
+            event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, fd);
+            if ((int) CTL.invokeExact(Libc.errno(), epfd, op, fd, event) < 0) {
+                throw LinuxCallException.last(what, "epoll_ctl");
+            }
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /**
+     * Waits up to {@code timeoutMillis} (0: just look, -1: no limit) and returns how many fds are
+     * ready (0 on timeout or a signal); read them with {@link #readyFd} and {@link #readyEvents}.
+     */
+    public int await(int timeoutMillis) {
+        int n;
+        try {
+            n = (int) WAIT.invokeExact(Libc.errno(), epfd, ready, capacity, timeoutMillis);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (n < 0) {
+            if (Libc.lastErrno() == LinuxCallException.EINTR) {
+                n = 0;
+            } else {
+                throw LinuxCallException.last("waiting on the epoll set failed", "epoll_wait");
+            }
+        }
+        readyCount = n;
+        return n;
+    }
+
+    public int readyFd(int i) {
+        checkReady(i);
+        return (int) ready.get(JAVA_LONG_UNALIGNED, i * EVENT_SIZE + DATA_OFFSET);
+    }
+
+    public int readyEvents(int i) {
+        checkReady(i);
+        return ready.get(JAVA_INT_UNALIGNED, i * EVENT_SIZE);
+    }
+
+    private void checkReady(int i) {
+        if (i < 0 || i >= readyCount) {
+            throw new IndexOutOfBoundsException(i + " of " + readyCount + " ready fds");
+        }
+    }
+
+    @Override
+    public void close() {
+        FileDescriptor.close(epfd);
+        arena.close();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.verbs4j.guest.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Downcall handles to libc with errno captured, and the per-thread capture segment they write
+ * it to (so a call allocates nothing, from whichever thread makes it).
+ */
+final class Libc {
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final ThreadLocal<MemorySegment> CAPTURE =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
+
+    private Libc() {}
+
+    /** A libc function; its first argument is the errno capture segment ({@link #errno()}). */
+    static MethodHandle function(String name, FunctionDescriptor descriptor, Linker.Option... more) {
+        Linker.Option[] options = new Linker.Option[more.length + 1];
+        options[0] = CAPTURE_ERRNO;
+        System.arraycopy(more, 0, options, 1, more.length);
+        MemorySegment symbol = LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
+        return LINKER.downcallHandle(symbol, descriptor, options);
+    }
+
+    /** This thread's errno capture segment. */
+    static MemorySegment errno() {
+        return CAPTURE.get();
+    }
+
+    /** The errno the last call on this thread captured. */
+    static int lastErrno() {
+        return (int) ERRNO.get(CAPTURE.get(), 0L);
+    }
+
+    /** Wraps the Throwable that MethodHandle.invokeExact declares. */
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}

@@ -1,0 +1,304 @@
+package dev.verbs4j.guest.linux;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.net.InetAddress;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A non-blocking TCP socket of our own (socket(2) and friends through FFM), so that a completion
+ * loop can wait on it in its epoll set beside the CQ events. Reads and writes never block: they
+ * return 0 when the kernel has nothing to give or no room to take; a failed call throws a
+ * {@link LinuxCallException} naming the call and its errno.
+ */
+public final class NativeSocket implements AutoCloseable {
+    private static final int SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
+    private static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
+    private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = 1;
+
+    private static final MethodHandle SOCKET = Libc.function("socket",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BIND = Libc.function("bind",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle LISTEN = Libc.function("listen",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle ACCEPT4 = Libc.function("accept4",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle CONNECT = Libc.function("connect",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle SETSOCKOPT = Libc.function("setsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle GETSOCKOPT = Libc.function("getsockopt",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GETSOCKNAME = Libc.function("getsockname",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SHUTDOWN = Libc.function("shutdown",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    private static final MethodHandle READV = Libc.function("readv",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle WRITEV = Libc.function("writev",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    /** MSG_NOSIGNAL: a write to a reset connection fails with EPIPE instead of raising SIGPIPE. */
+    private static final MethodHandle SEND = Libc.function("send",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle RECV = Libc.function("recv",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final int MSG_NOSIGNAL = 0x4000;
+
+    private final int fd;
+    private volatile boolean closed;
+
+    private NativeSocket(int fd) {
+        this.fd = fd;
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    public boolean isOpen() {
+        return !closed;
+    }
+
+    /** A listening socket on {@code bindAddress:port} (SO_REUSEADDR; port 0 picks one). */
+    public static NativeSocket listen(String bindAddress, int port, int backlog) throws IOException {
+        InetAddress address = InetAddress.getByName(bindAddress);
+        NativeSocket s = open(SocketAddresses.family(address));
+        try (Arena arena = Arena.ofConfined()) {
+            s.setOption(SOL_SOCKET, SO_REUSEADDR, 1);
+            MemorySegment sa = SocketAddresses.of(address, port, arena);
+            if ((int) BIND.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize()) < 0) {
+                throw LinuxCallException.last("cannot bind to " + bindAddress + ":" + port, "bind");
+            }
+            if ((int) LISTEN.invokeExact(Libc.errno(), s.fd, backlog) < 0) {
+                throw LinuxCallException.last("cannot listen on " + bindAddress + ":" + port, "listen");
+            }
+            return s;
+        } catch (Throwable t) {
+            s.close();
+            throw rethrowIo(t);
+        }
+    }
+
+    /** The next pending connection (non-blocking), or null when none is waiting. */
+    public NativeSocket accept() {
+        int client;
+        try {
+            client = (int) ACCEPT4.invokeExact(Libc.errno(), fd, MemorySegment.NULL, MemorySegment.NULL,
+                    SOCK_NONBLOCK | SOCK_CLOEXEC);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (client < 0) {
+            if (Libc.lastErrno() == LinuxCallException.EAGAIN) {
+                return null;
+            }
+            throw LinuxCallException.last("accept failed", "accept4");
+        }
+        return new NativeSocket(client);
+    }
+
+    /** Connects to {@code host:port} within {@code timeout}: non-blocking connect, then SO_ERROR. */
+    public static NativeSocket connect(String host, int port, Duration timeout) throws IOException {
+        InetAddress address = InetAddress.getByName(host);
+        NativeSocket s = open(SocketAddresses.family(address));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sa = SocketAddresses.of(address, port, arena);
+            int rc = (int) CONNECT.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize());
+            if (rc < 0 && Libc.lastErrno() != LinuxCallException.EINPROGRESS) {
+                throw LinuxCallException.last("cannot connect to " + host + ":" + port, "connect");
+            }
+            if (rc < 0) {
+                if (s.await(FileDescriptor.POLLOUT, -1, timeout.toMillis()) == 0) {
+                    throw new SocketTimeoutException("no connection to " + host + ":" + port + " within " + timeout);
+                }
+                int error = s.getOption(SOL_SOCKET, SO_ERROR);
+                if (error != 0) {
+                    throw new LinuxCallException("cannot connect to " + host + ":" + port, "connect", error);
+                }
+            }
+            return s;
+        } catch (Throwable t) {
+            s.close();
+            throw rethrowIo(t);
+        }
+    }
+
+    private static NativeSocket open(int family) {
+        int fd;
+        try {
+            fd = (int) SOCKET.invokeExact(Libc.errno(), family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (fd < 0) {
+            throw LinuxCallException.last("cannot open a socket", "socket");
+        }
+        return new NativeSocket(fd);
+    }
+
+    /** TCP_NODELAY and SO_KEEPALIVE: small frames go out at once, a vanished peer is noticed. */
+    public void setNoDelayAndKeepAlive() {
+        setOption(IPPROTO_TCP, TCP_NODELAY, 1);
+        setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
+    }
+
+    public int localPort() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sa = arena.allocate(SocketAddresses.MAX_SIZE, 4);
+            MemorySegment len = arena.allocate(JAVA_INT);
+            len.set(JAVA_INT, 0, (int) SocketAddresses.MAX_SIZE);
+            if ((int) GETSOCKNAME.invokeExact(Libc.errno(), fd, sa, len) < 0) {
+                throw LinuxCallException.last("cannot read the socket's address", "getsockname");
+            }
+            return SocketAddresses.port(sa);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** Reads into native memory; the count, 0 when nothing is there yet, -1 at end of stream. */
+    public long read(long address, long length) {
+        long n;
+        try {
+            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, 0);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (n > 0) {
+            return n;
+        }
+        if (n == 0) {
+            return -1;
+        }
+        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
+            return 0;
+        }
+        throw LinuxCallException.last("reading from the peer failed", "recv");
+    }
+
+    /** Writes from native memory; how much the kernel took (0 when it has no room now). */
+    public long write(long address, long length) {
+        long n;
+        try {
+            n = (long) SEND.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, MSG_NOSIGNAL);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        return checkWritten(n, "send");
+    }
+
+    /** Writes the listed buffers with one call; how much the kernel took (0 when it has no room now). */
+    public long write(Iovecs buffers) {
+        if (buffers.count() == 0) {
+            return 0;
+        }
+        long n;
+        try {
+            n = (long) WRITEV.invokeExact(Libc.errno(), fd, buffers.array(), buffers.count());
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        return checkWritten(n, "writev");
+    }
+
+    /** Reads into the listed buffers with one call; as {@link #read(long, long)}. */
+    public long read(Iovecs buffers) {
+        long n;
+        try {
+            n = (long) READV.invokeExact(Libc.errno(), fd, buffers.array(), buffers.count());
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        if (n > 0) {
+            return n;
+        }
+        if (n == 0) {
+            return -1;
+        }
+        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
+            return 0;
+        }
+        throw LinuxCallException.last("reading from the peer failed", "readv");
+    }
+
+    private static long checkWritten(long n, String call) {
+        if (n >= 0) {
+            return n;
+        }
+        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
+            return 0;
+        }
+        throw LinuxCallException.last("writing to the peer failed", call);
+    }
+
+    /** Waits for {@code events} as {@link FileDescriptor#await}. */
+    public int await(short events, int cancelFd, long timeoutMillis) {
+        return FileDescriptor.await(fd, events, cancelFd, timeoutMillis);
+    }
+
+    /** Sends FIN after what is queued; reads go on. */
+    public void shutdownOutput() {
+        try {
+            if ((int) SHUTDOWN.invokeExact(Libc.errno(), fd, SHUT_WR) < 0) {
+                throw LinuxCallException.last("cannot shut the socket's output down", "shutdown");
+            }
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        FileDescriptor.close(fd);
+    }
+
+    private void setOption(int level, int name, int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocate(JAVA_INT);
+            v.set(JAVA_INT, 0, value);
+            if ((int) SETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, v, 4) < 0) {
+                throw LinuxCallException.last("cannot set socket option " + level + "/" + name, "setsockopt");
+            }
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    private int getOption(int level, int name) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocate(JAVA_INT);
+            MemorySegment len = arena.allocate(JAVA_INT);
+            len.set(JAVA_INT, 0, 4);
+            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, v, len) < 0) {
+                throw LinuxCallException.last("cannot read socket option " + level + "/" + name, "getsockopt");
+            }
+            return v.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    private static IOException rethrowIo(Throwable t) {
+        if (t instanceof IOException io) {
+            return io;
+        }
+        throw Libc.rethrow(t);
+    }
+
+    @Override
+    public String toString() {
+        return "NativeSocket[fd " + fd + (closed ? ", closed" : "") + "]";
+    }
+}
