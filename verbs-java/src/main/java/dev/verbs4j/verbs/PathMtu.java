@@ -10,17 +10,23 @@ public enum PathMtu {
         this.value = value;
     }
 
-    /** The IBV_MTU_* value. */
+    /** The IBV_MTU_* value (1 to 5). */
     public int value() {
         return value;
     }
 
+    /** The payload bytes per packet: 256 to 4096. */
     public int bytes() {
         return 128 << value;
     }
 
-    /** The IBV_MTU_* value as a PathMtu, or null for 0 (not set). */
-    static PathMtu of(int value) {
+    /**
+     * The IBV_MTU_* value (as {@link PortAttributes#activeMtu()} reports it) as a PathMtu.
+     *
+     * @param value 1 to 5, or 0 for "not set"
+     * @return the PathMtu, or null for 0 and any value outside 1..5
+     */
+    public static PathMtu of(int value) {
         for (PathMtu m : values()) {
             if (m.value == value) {
                 return m;
