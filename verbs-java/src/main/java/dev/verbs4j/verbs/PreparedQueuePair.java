@@ -173,6 +173,11 @@ public final class PreparedQueuePair implements AutoCloseable {
         }
     }
 
+    /** The remote access the builder was given (RC, UC), for transitions driven by rdma_cm. */
+    Set<Access> remoteAccess() {
+        return remoteAccess;
+    }
+
     private AddressVector addressOf(QueuePairEndpoint remote) {
         return remote.addressFrom(port, gid == null ? 0 : gid.index());
     }
