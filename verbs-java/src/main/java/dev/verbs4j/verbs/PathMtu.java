@@ -2,7 +2,16 @@ package dev.verbs4j.verbs;
 
 /** enum ibv_mtu: the largest payload per packet on a connection's path. */
 public enum PathMtu {
-    MTU_256(1), MTU_512(2), MTU_1024(3), MTU_2048(4), MTU_4096(5);
+    /** 256 bytes. */
+    MTU_256(1),
+    /** 512 bytes. */
+    MTU_512(2),
+    /** 1024 bytes: what RoCE ports on a 1500-byte Ethernet MTU use. */
+    MTU_1024(3),
+    /** 2048 bytes. */
+    MTU_2048(4),
+    /** 4096 bytes: RoCE on jumbo frames, InfiniBand. */
+    MTU_4096(5);
 
     private final int value;
 
@@ -10,12 +19,20 @@ public enum PathMtu {
         this.value = value;
     }
 
-    /** The IBV_MTU_* value (1 to 5). */
+    /**
+     * The IBV_MTU_* value.
+     *
+     * @return 1 to 5
+     */
     public int value() {
         return value;
     }
 
-    /** The payload bytes per packet: 256 to 4096. */
+    /**
+     * The payload bytes per packet.
+     *
+     * @return 256 to 4096
+     */
     public int bytes() {
         return 128 << value;
     }

@@ -55,17 +55,29 @@ public final class PreparedQueuePair implements AutoCloseable {
         return endpoint;
     }
 
-    /** @return the QP type */
+    /**
+     * The type the QP was built with.
+     *
+     * @return RC, UC or UD
+     */
     public QpType type() {
         return qp.type();
     }
 
-    /** @return the port the QP uses */
+    /**
+     * The port the QP uses.
+     *
+     * @return the port number
+     */
     public int port() {
         return port;
     }
 
-    /** @return the local GID the QP routes from, or null on an InfiniBand port */
+    /**
+     * The local GID the QP routes from (RoCE).
+     *
+     * @return the GID entry, or null on an InfiniBand port
+     */
     public GidEntry localGid() {
         return gid;
     }

@@ -59,7 +59,11 @@ public record QueuePairEndpoint(int qpNumber, int psn, byte[] gid, int lid, Path
         }
     }
 
-    /** @return a copy of the GID, or null */
+    /**
+     * The port's GID.
+     *
+     * @return a copy of the 16 bytes, or null
+     */
     @Override
     public byte[] gid() {
         return gid == null ? null : gid.clone();

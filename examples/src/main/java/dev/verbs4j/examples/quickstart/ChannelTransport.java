@@ -27,6 +27,12 @@ public final class ChannelTransport {
 
     private ChannelTransport() {}
 
+    /**
+     * Runs one side.
+     *
+     * @param args the command line shown in the class comment
+     * @throws Exception when a verb, the socket or a wait fails: the program ends with the cause
+     */
     public static void main(String[] args) throws Exception {
         boolean server = args.length == 3 && args[0].equals("server");
         if (!server && !(args.length == 4 && args[0].equals("client"))) {

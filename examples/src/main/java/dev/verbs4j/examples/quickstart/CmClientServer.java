@@ -35,6 +35,12 @@ import java.nio.charset.StandardCharsets;
 public final class CmClientServer {
     private CmClientServer() {}
 
+    /**
+     * Runs one side.
+     *
+     * @param args the command line shown in the class comment
+     * @throws Exception when a verb, the socket or a wait fails: the program ends with the cause
+     */
     public static void main(String[] args) throws Exception {
         if (args.length != 3) {
             throw new IllegalArgumentException("usage: server|client DEVICE_IP PORT");

@@ -28,6 +28,12 @@ import java.nio.charset.StandardCharsets;
 public final class RcSendReceive {
     private RcSendReceive() {}
 
+    /**
+     * Runs one side.
+     *
+     * @param args the command line shown in the class comment
+     * @throws Exception when a verb, the socket or a wait fails: the program ends with the cause
+     */
     public static void main(String[] args) throws Exception {
         try (Peer peer = Peer.fromArgs(args)) {
             boolean server = peer.isServer(args);

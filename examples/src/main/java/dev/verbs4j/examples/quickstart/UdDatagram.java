@@ -31,6 +31,12 @@ import java.nio.charset.StandardCharsets;
 public final class UdDatagram {
     private UdDatagram() {}
 
+    /**
+     * Runs one side.
+     *
+     * @param args the command line shown in the class comment
+     * @throws Exception when a verb, the socket or a wait fails: the program ends with the cause
+     */
     public static void main(String[] args) throws Exception {
         try (Peer peer = Peer.fromArgs(args);
              Context ctx = Verbs.openFirst().orElseThrow();
