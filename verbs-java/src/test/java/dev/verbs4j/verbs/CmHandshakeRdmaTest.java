@@ -56,8 +56,8 @@ class CmHandshakeRdmaTest {
                     QpLoopback.awaitSuccess(cq, wc, "the RDMA write");
                     send.opcode(0, SendOpcode.SEND).sge(0, 0, mr, 1024, SENT.length).wrId(2).post();
                     QpLoopback.awaitSuccess(cq, wc, "the send");
-                    assertArrayEquals(WRITTEN, server.get(60, TimeUnit.SECONDS));
                     id.disconnect(WAIT);
+                    assertArrayEquals(WRITTEN, server.get(60, TimeUnit.SECONDS));
                 }
             }
         }
