@@ -124,12 +124,15 @@ public record QueuePairEndpoint(int qpNumber, int psn, byte[] gid, int lid, Path
     /**
      * Reads the byte form written by {@link #toBytes()}.
      *
-     * @param bytes exactly {@value #BYTES} bytes
+     * Bytes after the first {@value #BYTES} are ignored: rdma_cm, for one, pads private data
+     * to the size of its message.
+     *
+     * @param bytes at least {@value #BYTES} bytes
      * @return the endpoint
-     * @throws IllegalArgumentException when the length, magic, version or a field is wrong
+     * @throws IllegalArgumentException when the input is too short, or the magic, version or a field is wrong
      */
     public static QueuePairEndpoint fromBytes(byte[] bytes) {
-        if (bytes.length != BYTES) {
+        if (bytes.length < BYTES) {
             throw new IllegalArgumentException("a queue-pair endpoint has " + BYTES + " bytes, got " + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);

@@ -35,6 +35,8 @@ class QueuePairEndpointTest {
         IllegalArgumentException shortInput = assertThrows(IllegalArgumentException.class,
                 () -> QueuePairEndpoint.fromBytes(new byte[10]));
         assertTrue(shortInput.getMessage().contains("64 bytes"), shortInput.getMessage());
+        byte[] padded = java.util.Arrays.copyOf(bytes, 196);   // as rdma_cm delivers private data
+        assertEquals(QueuePairEndpoint.fromBytes(bytes), QueuePairEndpoint.fromBytes(padded));
         byte[] newer = bytes.clone();
         newer[4] = 2;
         IllegalArgumentException version = assertThrows(IllegalArgumentException.class,
