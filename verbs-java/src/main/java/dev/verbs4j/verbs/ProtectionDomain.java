@@ -59,6 +59,26 @@ public final class ProtectionDomain extends NativeObject {
         return QueuePair.create(this, attributes);
     }
 
+    /**
+     * Starts a queue pair the staged way: set what differs from the defaults, {@code build()} it,
+     * send its endpoint to the peer and {@code connect} it with the peer's. The QP created by
+     * {@code build()} belongs to this PD and must be closed before it.
+     *
+     * <pre>{@code
+     * try (PreparedQueuePair prepared = pd.queuePairBuilder(QpType.RC, cq).remoteAccess(Access.ALL_REMOTE).build()) {
+     *     QueuePairEndpoint peer = EndpointExchange.connect(host, port, prepared.endpoint(), timeout);
+     *     try (QueuePair qp = prepared.connect(peer)) { ... }
+     * }
+     * }</pre>
+     *
+     * @param type RC, UC or UD
+     * @param cq   the CQ sends and receives complete into (not closed by the QP)
+     * @return a new builder
+     */
+    public QueuePairBuilder queuePairBuilder(QpType type, CompletionQueue cq) {
+        return new QueuePairBuilder(this, type, cq);
+    }
+
     /** Creates a shared receive queue (ibv_create_srq) that QPs of this PD can receive from. */
     public SharedReceiveQueue createSharedReceiveQueue(int maxWorkRequests, int maxSge) {
         return SharedReceiveQueue.create(this, maxWorkRequests, maxSge);

@@ -38,6 +38,12 @@ final class QpTransitions {
     private static final Set<Access> RC_REMOTE_ACCESS =
             EnumSet.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
     private static final Set<Access> UC_REMOTE_ACCESS = EnumSet.of(Access.REMOTE_WRITE);
+    /**
+     * Flags that describe a memory region, not a QP: passing {@link Access#ALL_REMOTE} (which holds
+     * LOCAL_WRITE, needed by the region) to INIT drops them instead of failing.
+     */
+    private static final Set<Access> MEMORY_ONLY_ACCESS = EnumSet.of(Access.LOCAL_WRITE, Access.ZERO_BASED,
+            Access.ON_DEMAND, Access.HUGETLB, Access.RELAXED_ORDERING);
 
     private QpTransitions() {}
 
@@ -86,13 +92,18 @@ final class QpTransitions {
             throw invalid("INIT", type, "a Q_Key applies to UD QPs only");
         }
         Set<Access> allowed = type == QpType.RC ? RC_REMOTE_ACCESS : UC_REMOTE_ACCESS;
+        Set<Access> remote = EnumSet.noneOf(Access.class);
         for (Access flag : a.remoteAccess()) {
+            if (MEMORY_ONLY_ACCESS.contains(flag)) {
+                continue; // belongs to the memory region's registration, not to the QP
+            }
+            remote.add(flag);
             if (!allowed.contains(flag)) {
                 throw invalid("INIT", type, "remote access " + flag + " is not possible on a " + type
                         + " QP (allowed: " + allowed + ")");
             }
         }
-        ibv_qp_attr.qp_access_flags(attr, Access.mask(a.remoteAccess()));
+        ibv_qp_attr.qp_access_flags(attr, Access.mask(remote));
         return mask | ACCESS_FLAGS;
     }
 

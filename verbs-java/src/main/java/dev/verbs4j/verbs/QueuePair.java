@@ -247,6 +247,17 @@ public final class QueuePair extends NativeObject {
         toStateOnly(QpState.RESET);
     }
 
+    /**
+     * Moves to {@code to} with attributes someone else filled in (rdma_cm's rdma_init_qp_attr);
+     * the transition is still checked against the state machine.
+     */
+    synchronized void modifyPrepared(QpState to, MemorySegment attr, int mask) {
+        QpState from = checkedFrom(to);
+        try (Arena arena = Arena.ofConfined()) {
+            modify(arena, from, to, attr, mask);
+        }
+    }
+
     private void toStateOnly(QpState to) {
         QpState from = checkedFrom(to);
         try (Arena arena = Arena.ofConfined()) {

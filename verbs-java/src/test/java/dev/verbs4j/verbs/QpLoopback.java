@@ -61,20 +61,31 @@ final class QpLoopback implements AutoCloseable {
     static QpLoopback connected(QpType type, QpCapabilities caps, boolean withChannel) {
         QpLoopback l = new QpLoopback(withChannel);
         try {
-            l.a = l.track(l.pd.createQueuePair(QpInitAttributes.builder(type, l.cqA).capabilities(caps).build()));
-            l.b = l.track(l.pd.createQueuePair(QpInitAttributes.builder(type, l.cqB).capabilities(caps).build()));
+            PreparedQueuePair a = l.track(l.prepare(type, l.cqA, caps).psn(PSN_A).build());
+            PreparedQueuePair b = l.track(l.prepare(type, l.cqB, caps).psn(PSN_B).build());
             if (type == QpType.UD) {
-                l.datagram(l.a, PSN_A);
-                l.datagram(l.b, PSN_B);
+                l.a = l.track(a.activate());
+                l.b = l.track(b.activate());
             } else {
-                l.connect(l.a, PSN_A, l.b, PSN_B);
-                l.connect(l.b, PSN_B, l.a, PSN_A);
+                l.a = l.track(a.connect(b.endpoint()));
+                l.b = l.track(b.connect(a.endpoint()));
             }
             return l;
         } catch (RuntimeException | Error e) {
             l.close();
             throw e;
         }
+    }
+
+    /** The staged builder with this set-up's path MTU, remote access and Q_Key. */
+    QueuePairBuilder prepare(QpType type, CompletionQueue cq, QpCapabilities caps) {
+        QueuePairBuilder builder = pd.queuePairBuilder(type, cq).capabilities(caps).gid(GidChooser.index(gid.index()))
+                .pathMtu(PathMtu.MTU_1024);
+        return switch (type) {
+            case RC -> builder.remoteAccess(Access.ALL_REMOTE);
+            case UC -> builder.remoteAccess(java.util.EnumSet.of(Access.REMOTE_WRITE));
+            default -> builder.qkey(QKEY);
+        };
     }
 
     /** Only the device, PD, CQs and buffers: the test creates its own QPs (and tracks them). */

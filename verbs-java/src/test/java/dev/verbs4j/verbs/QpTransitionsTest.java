@@ -88,9 +88,17 @@ class QpTransitionsTest {
         assertTrue(ucRead.getMessage().contains("REMOTE_READ"), ucRead.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> QpTransitions.init(QpType.RC, InitAttributes.datagram(1, 5), attr));
-        assertThrows(IllegalArgumentException.class,
-                () -> QpTransitions.init(QpType.RC, InitAttributes.connected(1, Set.of(Access.LOCAL_WRITE)), attr));
         assertThrows(IllegalArgumentException.class, () -> InitAttributes.connected(0, Set.of()));
+    }
+
+    @Test
+    void initTakesAllRemoteAndLeavesTheRegionFlagsToTheRegion() {
+        QpTransitions.init(QpType.RC, InitAttributes.connected(1, Access.ALL_REMOTE), attr);
+        assertEquals(Access.mask(Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC)),
+                ibv_qp_attr.qp_access_flags(attr));
+        QpTransitions.init(QpType.UC, InitAttributes.connected(1, Set.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE)),
+                attr);
+        assertEquals(Access.REMOTE_WRITE.bit(), ibv_qp_attr.qp_access_flags(attr));
     }
 
     @Test
