@@ -71,8 +71,13 @@ topo_no_rdma() {
   export RIG_NETNS=nordma RIG_NETNS_ADDR=10.79.0.2 RIG_HOST_VETH_ADDR=10.79.0.1
 }
 
-topology_setup() {   # $1 = single | two-hosts | no-rdma
+# shellcheck source=topology-netns.sh
+. "$(dirname "${BASH_SOURCE[0]}")/topology-netns.sh"
+
+topology_setup() {   # $1 = single | two-hosts | no-rdma | two-netns | two-netns-exclusive
   case $1 in
+    two-netns)           topo_base && topo_two_netns ;;
+    two-netns-exclusive) topo_two_netns_exclusive ;;
     single)    topo_base ;;
     two-hosts) topo_base && topo_two_hosts ;;
     no-rdma)   topo_base && topo_no_rdma ;;
