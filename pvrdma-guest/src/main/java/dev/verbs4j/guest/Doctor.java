@@ -44,6 +44,7 @@ public final class Doctor {
         }
         checks.add(memlock(facts));
         checks.add(netns(facts));
+        checks.add(DoctorNetnsChecks.rdmaCm(facts));
         return new DoctorReport(facts, checks, verdict(facts));
     }
 
