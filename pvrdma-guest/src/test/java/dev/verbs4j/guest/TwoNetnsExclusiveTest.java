@@ -201,8 +201,11 @@ class TwoNetnsExclusiveTest {
         Recorder recorder = new Recorder();
         try (NetworkNamespace nsa = NetworkNamespace.open(rig.namespaces()[0])) {
             Context held = nsa.call(() -> Verbs.open(dev));
-            try (held; var events = held.asyncEvents(recorder); ProtectionDomain pd = held.allocateProtectionDomain();
-                 CompletionQueue cq = held.createCompletionQueue(8)) {
+            List<AutoCloseable> resources = new java.util.ArrayList<>(List.of(held));
+            try {
+                resources.add(held.asyncEvents(recorder));
+                resources.add(held.allocateProtectionDomain());
+                resources.add(held.createCompletionQueue(8));
                 move(dev, rig.namespaces()[0], rig.namespaces()[1]);
                 AsyncEvent fatal = recorder.events.poll(30, TimeUnit.SECONDS);
                 String afterMove;
@@ -214,6 +217,15 @@ class TwoNetnsExclusiveTest {
                 System.out.println("holder after the move: event " + fatal + "; " + afterMove);
                 assertTrue(fatal != null && fatal.type() == AsyncEvent.DEVICE_FATAL || afterMove.startsWith("query_port fails"),
                         "the holder learns that the device went away: event " + fatal + ", " + afterMove);
+            } finally {
+                java.util.Collections.reverse(resources);
+                for (AutoCloseable r : resources) { // a dead device may refuse a destroy: a clear error, never a crash
+                    try {
+                        r.close();
+                    } catch (VerbsException e) {
+                        System.out.println("closing " + r + " after the move: " + e.getMessage());
+                    }
+                }
             }
         }
         try (NetworkNamespace nsb = NetworkNamespace.open(rig.namespaces()[1])) {

@@ -179,19 +179,17 @@ class TwoNetnsQpTest {
             qpsB.put(qb.number(), qb);
             MemoryRegion ma = a.track(a.pd.register(a.buf.asSlice(i * 64L, 64), Access.ALL_REMOTE));
             MemoryRegion mb = b.track(b.pd.register(b.buf.asSlice(i * 64L, 64), Access.ALL_REMOTE));
-            keysA.add(ma.lkey());
-            keysA.add(ma.rkey());
-            keysB.add(mb.lkey());
-            keysB.add(mb.rkey());
+            keysA.add(ma.rkey() >>> 8); // rxe: MR index << 8 | an 8-bit key chosen at random per registration
+            keysB.add(mb.rkey() >>> 8);
         }
         Set<Integer> sameQpns = new HashSet<>(qpsA.keySet());
         sameQpns.retainAll(qpsB.keySet());
         Set<Integer> sameKeys = new HashSet<>(keysA);
         sameKeys.retainAll(keysB);
-        System.out.println(count + " QPs each; QP numbers in both namespaces: " + sameQpns.size() + ", keys: "
-                + sameKeys.size());
+        System.out.println(count + " QPs, CQs and MRs each; QP numbers in both namespaces: " + sameQpns.size()
+                + ", MR key indexes (rkey >>> 8) in both: " + sameKeys.size());
         assertFalse(sameQpns.isEmpty(), "QP numbers overlap: nsa " + qpsA.keySet() + ", nsb " + qpsB.keySet());
-        assertFalse(sameKeys.isEmpty(), "MR keys overlap: nsa " + keysA + ", nsb " + keysB);
+        assertFalse(sameKeys.isEmpty(), "MR key indexes overlap: nsa " + keysA + ", nsb " + keysB);
 
         int qpn = sameQpns.stream().min(Integer::compare).orElseThrow();
         QueuePair qa = qpsA.get(qpn);
