@@ -21,7 +21,8 @@ public record RdmaCmReadiness(boolean checked, List<String> problems) {
     }
 
     public static RdmaCmReadiness detect(SysfsRoot sys, List<ProviderInfo> devices) {
-        if (!sys.exists(IB_CM) || devices.stream().allMatch(d -> d.ports().isEmpty())) {
+        // before Linux 5.14 the counters lived in class/infiniband_cm instead: nothing to tell from ports/N
+        if (!sys.exists(IB_CM) || sys.exists("class/infiniband_cm") || devices.stream().allMatch(d -> d.ports().isEmpty())) {
             return new RdmaCmReadiness(false, List.of());
         }
         List<String> problems = new ArrayList<>();

@@ -14,13 +14,16 @@ import java.util.Optional;
 public final class CmPortSupport {
     private static final Path CLASS = Path.of("/sys/class/infiniband");
     private static final Path IB_CM = Path.of("/sys/module/ib_cm");
+    private static final Path OLD_LAYOUT = Path.of("/sys/class/infiniband_cm");
 
     private CmPortSupport() {}
 
     /** Why rdma_cm cannot work on this port, or empty when it can (or when sysfs cannot tell). */
     public static Optional<String> problem(String device, int port) {
         Path dir = CLASS.resolve(device).resolve("ports").resolve(Integer.toString(port));
-        if (!Files.isDirectory(dir) || !Files.isDirectory(IB_CM) || Files.exists(dir.resolve("cm_rx_msgs"))) {
+        // before Linux 5.14 the counters lived in /sys/class/infiniband_cm instead: nothing to tell from ports/N
+        if (!Files.isDirectory(dir) || !Files.isDirectory(IB_CM) || Files.exists(OLD_LAYOUT)
+                || Files.exists(dir.resolve("cm_rx_msgs"))) {
             return Optional.empty();
         }
         return Optional.of("port " + port + " of " + device + " has no QP1 (GSI QP), so the kernel's connection "
