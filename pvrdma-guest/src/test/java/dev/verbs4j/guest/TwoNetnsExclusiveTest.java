@@ -128,15 +128,25 @@ class TwoNetnsExclusiveTest {
             try (listener) {
                 InetSocketAddress server = new InetSocketAddress(a, listener.localAddress().getPort());
                 VerbsException e = nsb.call(() -> {
-                    try (CmId id = connecting.createId(CmPortSpace.TCP)) {
+                    CmId id = connecting.createId(CmPortSpace.TCP);
+                    ProtectionDomain pd = null;
+                    CompletionQueue cq = null;
+                    try {
                         id.resolveAddress(null, server, Duration.ofSeconds(10));
                         id.resolveRoute(Duration.ofSeconds(10));
                         Context ctx = id.context();
-                        try (ProtectionDomain pd = ctx.allocateProtectionDomain();
-                             CompletionQueue cq = ctx.createCompletionQueue(8)) {
-                            id.createQueuePair(pd, QpInitAttributes.builder(QpType.RC, cq).build());
-                            return assertThrows(VerbsException.class,
-                                    () -> id.connect(CmConnectionParameters.defaults(), Duration.ofSeconds(20)));
+                        pd = ctx.allocateProtectionDomain();
+                        cq = ctx.createCompletionQueue(8);
+                        id.createQueuePair(pd, QpInitAttributes.builder(QpType.RC, cq).build());
+                        return assertThrows(VerbsException.class,
+                                () -> id.connect(CmConnectionParameters.defaults(), Duration.ofSeconds(20)));
+                    } finally {
+                        id.close(); // destroys its QP, which holds the CQ and the PD
+                        if (cq != null) {
+                            cq.close();
+                        }
+                        if (pd != null) {
+                            pd.close();
                         }
                     }
                 });
