@@ -137,7 +137,10 @@ nvmet_dd_round_trip() {
   cmp /tmp/pattern /tmp/back && echo "$dev: 1 MiB written, reconnected, read back equal"
 }
 
-T=${RIG_TOPOLOGY:?not in a rig guest}; G=${RIG_GID_INDEX:?}
+T=${RIG_TOPOLOGY:?not in a rig guest}
+# shellcheck source=selftest-netns.sh
+[[ $T == two-netns* ]] && . "$(dirname "${BASH_SOURCE[0]}")/selftest-netns.sh" && netns_pair_selftest
+G=${RIG_GID_INDEX:?}
 echo "selftest: topology $T, rxe0 RoCE v2 IPv4 GID index $G, kernel $(uname -r)"
 case $T in
   single)    check "devices: rxe0" expect_devices "rxe0" ;;

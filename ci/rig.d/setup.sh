@@ -15,7 +15,7 @@ INITRD_MODS="virtio_pci 9pnet_virtio 9p overlay"
 setup() {
   mkdir -p "$RIG_CACHE/debs" "$RIG_CACHE/runs"
   setup_packages
-  setup_kernel
+  if [[ -n ${RIG_KSUITE:-} ]]; then setup_kernel_suite; else setup_kernel; fi
   setup_qemu
   setup_initrd
 }
@@ -68,6 +68,12 @@ setup_kernel() {
     touch "$kroot/.unpacked"
   fi
   echo "$kpkg" > "$RIG_CACHE/kpkg"
+  kernel_tree "$kroot"
+}
+
+# KVER KROOT KDIR VMLINUX of an unpacked kernel tree; depmod and the ELF vmlinux on first use
+kernel_tree() {
+  local kroot=$1
   KVER=$(ls "$kroot/lib/modules" | head -n1)
   KROOT=$kroot
   KDIR=$kroot/lib/modules/$KVER
@@ -93,6 +99,81 @@ extract_vmlinux() {
     done
   done
   rm -f "$out.tmp"; return 1
+}
+
+# --- second kernel: a newer Debian suite (RIG_KSUITE), e.g. trixie-backports' 7.x for rxe per netns ---
+# Pinned kernel version per suite.  Backports keeps only its newest builds in the index, so a pin
+# that has left it falls back to what the suite's linux-image-amd64 points at (and says so).
+declare -A KSUITE_PIN=([trixie-backports]=7.3.4+deb13-amd64)
+
+# apt-get/apt-cache options of a private apt config for suite $1 (sets KSUITE_APT); no host state
+ksuite_apt() {
+  local a=$RIG_CACHE/apt-$1 src uri key
+  src=$(debian_source) || die "no apt source for bookworm found in /etc/apt (needed for the $1 mirror)"
+  read -r uri key <<<"$src"
+  mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/sources.list.d" "$a/debs"
+  echo "deb [${key:+signed-by=$key }arch=amd64] $uri $1 main" > "$a/sources.list"
+  KSUITE_APT=(-o Dir::Etc::SourceList="$a/sources.list" -o Dir::Etc::SourceParts="$a/sources.list.d"
+              -o Dir::State::Lists="$a/lists" -o Dir::Cache="$a/cache" -o APT::Architecture=amd64)
+  KSUITE_DEBS=$a/debs
+}
+
+# The packages that make up kernel version $1 in the private index: split since 6.19
+# (linux-binary-unsigned + linux-modules + linux-base), one linux-image package before.
+ksuite_pkgs() {
+  local v=$1 p
+  if apt-cache "${KSUITE_APT[@]}" show "linux-binary-unsigned-$v" >/dev/null 2>&1; then
+    for p in "linux-binary-unsigned-$v" "linux-modules-$v" "linux-base-$v"; do
+      apt-cache "${KSUITE_APT[@]}" show "$p" >/dev/null 2>&1 || return 1
+    done
+    echo "linux-binary-unsigned-$v linux-modules-$v linux-base-$v"
+  elif apt-cache "${KSUITE_APT[@]}" show "linux-image-$v" 2>/dev/null | grep -q '^Installed-Size: [0-9]\{5,\}'; then
+    echo "linux-image-$v"   # monolithic (a split meta is only a few kB)
+  else return 1; fi
+}
+
+setup_kernel_suite() {
+  local suite=$RIG_KSUITE v pkgs kroot want d
+  [[ -n ${KSUITE_PIN[$suite]+x} ]] || die "RIG_KSUITE=$suite: no kernel pin for it (known: ${!KSUITE_PIN[*]})"
+  want=${RIG_KPKG:-linux-image-${KSUITE_PIN[$suite]}}; v=${want#linux-image-}
+  # an unpacked pin (or the fallback chosen last time) needs no network
+  if [[ ! -f $RIG_CACHE/kernel/linux-image-$v/.unpacked && -z ${RIG_KPKG:-} && -s $RIG_CACHE/kpkg-$suite ]]; then
+    d=$(cat "$RIG_CACHE/kpkg-$suite")
+    [[ -f $RIG_CACHE/kernel/$d/.unpacked ]] && { log "kernel pin $want not unpacked; using $d (chosen before)"; v=${d#linux-image-}; }
+  fi
+  kroot=$RIG_CACHE/kernel/linux-image-$v
+  if [[ ! -f $kroot/.unpacked ]]; then
+    ksuite_apt "$suite"
+    log "fetching the $suite kernel index (private apt config in $RIG_CACHE/apt-$suite)"
+    apt_retry apt-get "${KSUITE_APT[@]}" update -qq || die "apt-get update for $suite failed"
+    if ! pkgs=$(ksuite_pkgs "$v"); then
+      d=$(apt-cache "${KSUITE_APT[@]}" depends linux-image-amd64 | awk '/Depends: linux-image-/{print $2; exit}')
+      [[ -n $d ]] || die "$want is not in $suite and linux-image-amd64 there depends on no linux-image-*"
+      log "WARNING: kernel pin $want is no longer in $suite; falling back to $d (what its linux-image-amd64 depends on)"
+      v=${d#linux-image-}; kroot=$RIG_CACHE/kernel/linux-image-$v
+      pkgs=$(ksuite_pkgs "$v") || die "the packages of $d are not in $suite"
+    fi
+    if [[ ! -f $kroot/.unpacked ]]; then
+      log "downloading $pkgs"
+      rm -f "$KSUITE_DEBS/"*.deb
+      # shellcheck disable=SC2086  # a word list of package names
+      (cd "$KSUITE_DEBS" && apt_retry apt-get "${KSUITE_APT[@]}" download -o APT::Sandbox::User=root $pkgs) ||
+        die "apt-get download $pkgs from $suite failed"
+      rm -rf "$kroot"; mkdir -p "$kroot"
+      for d in "$KSUITE_DEBS/"*.deb; do dpkg -x "$d" "$kroot"; done
+      rm -f "$KSUITE_DEBS/"*.deb
+      # merged /usr: the host's kmod looks in lib/modules, kernel_tree in boot/
+      [[ -e $kroot/lib ]] || ln -s usr/lib "$kroot/lib"
+      mkdir -p "$kroot/boot"
+      for d in vmlinuz vmlinuz.unsigned; do
+        [[ -e $kroot/boot/vmlinuz-$v || ! -f $kroot/usr/lib/modules/$v/$d ]] ||
+          ln -s "../usr/lib/modules/$v/$d" "$kroot/boot/vmlinuz-$v"
+      done
+      touch "$kroot/.unpacked"
+    fi
+  fi
+  echo "linux-image-$v" > "$RIG_CACHE/kpkg-$suite"
+  kernel_tree "$kroot"
 }
 
 # "URI [SIGNED-BY]" of the apt source that serves bookworm, from this machine's own apt config
@@ -188,7 +269,11 @@ setup_initrd() {
   for m in $INITRD_MODS; do
     modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
   done | awk '!seen[$0]++' | while read -r p; do
-    cp "$p" "$d/mods/"; basename "$p" >> "$d/modules.order"
+    case $p in   # busybox insmod wants plain ELF (newer kernels ship .ko.xz / .ko.zst)
+      *.ko.xz)  xz -dc "$p" > "$d/mods/$(basename "$p" .xz)"; basename "$p" .xz ;;
+      *.ko.zst) zstd -dcq "$p" > "$d/mods/$(basename "$p" .zst)"; basename "$p" .zst ;;
+      *)        cp "$p" "$d/mods/"; basename "$p" ;;
+    esac >> "$d/modules.order"
   done
   [[ -s $d/modules.order ]] || die "no initramfs modules resolved for $KVER"
   (cd "$d" && find . | cpio -o -H newc --quiet | gzip -1) > "$INITRD.tmp"

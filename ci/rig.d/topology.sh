@@ -71,6 +71,9 @@ topo_no_rdma() {
   export RIG_NETNS=nordma RIG_NETNS_ADDR=10.79.0.2 RIG_HOST_VETH_ADDR=10.79.0.1
 }
 
+# shellcheck source=topology-netns.sh
+. "$(dirname "${BASH_SOURCE[0]}")/topology-netns.sh"
+
 # An NVMe-oF/RDMA target (nvmet + nvmet-rdma) on rxe0, configured through configfs by hand
 # (nvmetcli is not packaged).  Namespace 1 is a loop device over a 256 MiB file in a private tmpfs,
 # so it keeps what is written (null_blk without memory backing would discard it).
@@ -94,8 +97,10 @@ topo_nvmet() {
   export RIG_NVMET_NQN=$NVMET_NQN RIG_NVMET_PORT=$NVMET_PORT RIG_NVMET_DEVICE=$dev
 }
 
-topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet
+topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet | two-netns | two-netns-exclusive
   case $1 in
+    two-netns)           topo_base && topo_two_netns ;;
+    two-netns-exclusive) topo_two_netns_exclusive ;;
     single)    topo_base ;;
     two-hosts) topo_base && topo_two_hosts ;;
     no-rdma)   topo_base && topo_no_rdma ;;

@@ -178,13 +178,21 @@ final class InteropRig {
         assertTrue(ok, "expected both sides to succeed:\n" + server.describe() + "\n" + client.describe());
     }
 
-    /** Waits until something listens on TCP {@code port} (the pingpong servers), or the server ended. */
+    /**
+     * Waits until something listens on TCP {@code port} (the pingpong servers), or the server ended.
+     * Reads the server's own /proc/PID/net, so a server started under {@code ip netns exec} is seen
+     * in its namespace.
+     */
     static void awaitTcpListen(int port, Run server) throws Exception {
         String needle = String.format(Locale.ROOT, ":%04X ", port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
         while (System.nanoTime() < deadline) {
-            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-                for (String line : Files.readAllLines(Path.of(table))) {
+            String net = "/proc/" + server.process.pid() + "/net/";
+            for (String table : List.of(net + "tcp", net + "tcp6")) {
+                if (!server.process.isAlive()) {
+                    break;
+                }
+                for (String line : readLinesIfPresent(Path.of(table))) {
                     String[] f = line.trim().split("\\s+");
                     if (f.length > 3 && f[1].endsWith(needle.trim()) && f[3].equals("0A")) {
                         return;
@@ -198,6 +206,14 @@ final class InteropRig {
         }
         server.kill();
         fail("server did not listen on port " + port + " in time: " + server.await(1).describe());
+    }
+
+    private static List<String> readLinesIfPresent(Path table) {
+        try {
+            return Files.readAllLines(table);
+        } catch (IOException e) { // the server just ended
+            return List.of();
+        }
     }
 
     /**

@@ -50,6 +50,7 @@ public final class Doctor {
         }
         checks.add(memlock(facts));
         checks.add(netns(facts));
+        checks.add(DoctorNetnsChecks.rdmaCm(facts));
         return new DoctorReport(facts, checks, PvrdmaDriverCheck.explain(verdict(facts), facts, pvrdmaDriver));
     }
 

@@ -65,7 +65,8 @@ public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVe
         RdmaNetns ns = facts.netns();
         w.name("netns").beginObject().field("mode", ns.mode().label()).field("modeSource", ns.modeSource())
                 .field("namespace", ns.namespace()).stringArray("visibleDevices", ns.visibleDevices())
-                .field("machineDevices", ns.machineDevices()).endObject();
+                .field("machineDevices", ns.machineDevices()).field("rdmaCm", ns.rdmaCm().label())
+                .stringArray("rdmaCmProblems", ns.rdmaCm().problems()).endObject();
         w.name("devices").beginArray();
         facts.devices().forEach(d -> device(w, d));
         w.endArray();

@@ -18,14 +18,21 @@ import java.util.regex.Pattern;
  * @param namespace      this process's network namespace, e.g. {@code net:[4026531840]}; "" if unknown
  * @param visibleDevices the RDMA devices this namespace sees
  * @param machineDevices uverbs devices of the whole machine (not namespaced in sysfs)
+ * @param rdmaCm         whether rdma_cm can connect through the visible devices
  */
 public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, List<String> visibleDevices,
-        int machineDevices) {
+        int machineDevices, RdmaCmReadiness rdmaCm) {
     private static final String PARAMETER = "module/ib_core/parameters/netns_mode";
     private static final Pattern RDMA_SYSTEM = Pattern.compile("netns\\s+(shared|exclusive)");
 
     public RdmaNetns {
         visibleDevices = List.copyOf(visibleDevices);
+    }
+
+    /** Without the rdma_cm check (recorded facts). */
+    public RdmaNetns(NetnsMode mode, String modeSource, String namespace, List<String> visibleDevices,
+            int machineDevices) {
+        this(mode, modeSource, namespace, visibleDevices, machineDevices, new RdmaCmReadiness(false, List.of()));
     }
 
     /** Reads the live system (the namespace from /proc/self/ns/net). */
@@ -49,8 +56,10 @@ public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, Lis
                 source = "rdma system show";
             }
         }
-        List<String> visible = RdmaDeviceScan.scan(sys).stream().map(ProviderInfo::name).toList();
-        return new RdmaNetns(mode, source, namespace, visible, RdmaDeviceScan.uverbsDeviceCount(sys));
+        List<ProviderInfo> devices = RdmaDeviceScan.scan(sys);
+        List<String> visible = devices.stream().map(ProviderInfo::name).toList();
+        return new RdmaNetns(mode, source, namespace, visible, RdmaDeviceScan.uverbsDeviceCount(sys),
+                RdmaCmReadiness.detect(sys, devices));
     }
 
     /** "netns exclusive copy-on-fork on" (what {@code rdma system show} prints) → EXCLUSIVE. */

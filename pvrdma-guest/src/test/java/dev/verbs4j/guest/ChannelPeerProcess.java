@@ -77,6 +77,14 @@ public final class ChannelPeerProcess {
         return start(List.of(), host, port, transport, mode, maxMessage, behaviour);
     }
 
+    /** As {@link #start(String, int, ChannelConfig, String)}, started behind {@code prefix} (e.g. ip netns exec NS). */
+    static Process start(List<String> prefix, String host, int port, ChannelConfig peer, String behaviour, File log)
+            throws Exception {
+        List<String> device = peer.device() == null ? List.of()
+                : List.of(peer.device(), Integer.toString(peer.gidIndex()));
+        return start(prefix, host, port, peer.transport(), peer.mode(), peer.maxMessageSize(), behaviour, device, log);
+    }
+
     /** The peer as {@code peer} configures it, device and GID index included (when it names a device). */
     static Process start(String host, int port, ChannelConfig peer, String behaviour) throws Exception {
         List<String> device = peer.device() == null ? List.of()

@@ -145,10 +145,20 @@ public final class CmId extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
             int rc = (int) CONNECT.invokeExact(errno, handle(), parameters.toNative(arena));
-            Calls.checkStatus(rc, errno, "rdma_connect", "cannot connect to " + peerAddress());
+            if (rc != 0) {
+                throw connectFailure(rc > 0 ? rc : Errno.read(errno));
+            }
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
+    }
+
+    /** rdma_connect's EINVAL on a port without QP1 names that cause instead of "an argument is out of range". */
+    private VerbsException connectFailure(int errno) {
+        Context ctx = errno == Errno.EINVAL ? context() : null;
+        String cause = ctx == null ? null : CmPortSupport.hint(ctx.name(), port());
+        return cause == null ? Hints.exception("cannot connect to " + peerAddress(), "rdma_connect", errno)
+                : new VerbsException("cannot connect to " + peerAddress(), "rdma_connect", errno, cause);
     }
 
     /** Connects and waits for ESTABLISHED; the returned event carries the server's private data. */

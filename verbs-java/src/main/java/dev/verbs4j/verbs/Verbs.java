@@ -39,7 +39,10 @@ public final class Verbs {
         return List.copyOf(result);
     }
 
-    /** Opens the device with this name; the error lists the devices that do exist. */
+    /**
+     * Opens the device with this name; the error lists the devices that do exist, and in exclusive
+     * netns mode says that devices of other namespaces are hidden.
+     */
     public static Context open(String name) {
         Context[] opened = new Context[1];
         withDeviceList((device, info) -> {
@@ -50,10 +53,7 @@ public final class Verbs {
             return true;
         });
         if (opened[0] == null) {
-            List<String> names = devices().stream().map(DeviceInfo::name).toList();
-            throw new VerbsException("no RDMA device named '" + name + "'", "ibv_open_device", Errno.ENODEV,
-                    names.isEmpty() ? "this host has no RDMA device; use the soft-RoCE rig (ci/rig) or a host with one"
-                            : "devices here: " + String.join(", ", names));
+            throw NetnsDeviceHint.noSuchDevice(name, devices().stream().map(DeviceInfo::name).toList());
         }
         return opened[0];
     }
