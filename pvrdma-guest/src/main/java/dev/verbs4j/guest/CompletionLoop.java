@@ -289,7 +289,7 @@ public final class CompletionLoop implements AutoCloseable {
                     dispatch(ready);
                     lastWork = System.nanoTime();
                 } else if (spinning) {
-                    Thread.onSpinWait();
+                    Thread.yield(); // a spinning loop gives its CPU to a runnable application thread
                 }
             }
         } catch (Throwable t) {

@@ -1,6 +1,7 @@
 package dev.verbs4j.guest;
 
 import java.util.PriorityQueue;
+import org.slf4j.LoggerFactory;
 
 /** The loop's deadline heap: what is due runs on the loop thread; the nearest deadline bounds its wait. */
 final class CompletionLoopTimers {
@@ -25,8 +26,12 @@ final class CompletionLoopTimers {
         Timer t;
         while ((t = heap.peek()) != null && t.deadline - now <= 0) {
             heap.poll();
-            t.task.run();
             n++;
+            try {
+                t.task.run();
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(CompletionLoopTimers.class).warn("a timed completion loop task failed", e);
+            }
         }
         return n;
     }

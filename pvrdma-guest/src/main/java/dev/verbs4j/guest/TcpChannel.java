@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A channel over a TCP socket of our own ({@link NativeSocket}, framed by {@link TcpFrame}),
@@ -31,7 +29,6 @@ import org.slf4j.LoggerFactory;
  * turn) and what it leaves is reported again, and OUT is asked for only while bytes are queued.
  */
 final class TcpChannel extends ChannelBase implements CompletionLoopFd {
-    private static final Logger LOG = LoggerFactory.getLogger(TcpChannel.class);
     private static final long INITIAL_READ_BUFFER = 64 * 1024;
     private static final int READS_PER_PASS = 16;
 
@@ -178,7 +175,12 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         outbound.mark(written);
         if (!writeInterest) {
             writeInterest = true;
-            loop.changeEvents(socket.fd(), Epoll.IN | Epoll.OUT);
+            try {
+                loop.changeEvents(socket.fd(), Epoll.IN | Epoll.OUT);
+            } catch (VerbsException e) {
+                writeFailure = e;
+                throw new ChannelException(ChannelError.PEER_LOST, "the connection is closing: " + e.getMessage(), e);
+            }
         }
         return false;
     }
@@ -414,10 +416,10 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
 
     @Override
     void releaseResources() {
-        if (socket.isOpen()) {
-            loop.unwatch(socket.fd());
-        }
-        synchronized (writeLock) {
+        synchronized (writeLock) { // senders check the socket under this lock before they touch its epoll entry
+            if (socket.isOpen()) {
+                loop.unwatch(socket.fd());
+            }
             outbound.clear();
             socket.close();
         }

@@ -31,10 +31,15 @@ public final class CompletionChannel extends NativeObject {
     private final MemorySegment errno = Errno.allocate(scratchArena);
     private final MemorySegment cqOut = scratchArena.allocate(ValueLayout.ADDRESS);
     private final MemorySegment ctxOut = scratchArena.allocate(ValueLayout.ADDRESS);
+    /** Cancels a blocked await ({@link #wakeup}): an eventfd polled beside the channel's fd. */
+    private final int wakeFd = FileDescriptors.eventFd();
+    private final MemorySegment wakeOne = scratchArena.allocate(8 + Errno.CAPTURE_LAYOUT.byteSize(), 8);
+    private final MemorySegment wakeDrain = scratchArena.allocate(8 + Errno.CAPTURE_LAYOUT.byteSize(), 8);
 
     CompletionChannel(Context context) {
         super("completion channel", create(context), context);
         this.fd = ibv_comp_channel.fd(handle());
+        wakeOne.set(ValueLayout.JAVA_LONG, 0, 1L);
     }
 
     private static MemorySegment create(Context context) {
@@ -67,10 +72,19 @@ public final class CompletionChannel extends NativeObject {
 
     /** {@link #await(Duration)} without the Duration: {@code timeoutNanos < 0} waits forever. Allocates nothing. */
     public CompletionQueue await(long timeoutNanos) {
-        if (!FileDescriptors.waitReadable(fd, timeoutNanos, pollScratch)) {
+        if (!FileDescriptors.waitReadable(fd, wakeFd, timeoutNanos, pollScratch)) {
+            FileDescriptors.drain(wakeFd, wakeDrain);
             return null;
         }
         return takeEvent();
+    }
+
+    /**
+     * Ends a blocked {@link #await} at once (it returns null), from any thread; with no await
+     * blocked, the next one returns null at once.
+     */
+    public void wakeup() {
+        FileDescriptors.signal(wakeFd, wakeOne);
     }
 
     /**
@@ -119,6 +133,7 @@ public final class CompletionChannel extends NativeObject {
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
+        FileDescriptors.close(wakeFd);
         scratchArena.close();
     }
 }

@@ -172,16 +172,7 @@ public final class NativeSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        if (n > 0) {
-            return n;
-        }
-        if (n == 0) {
-            return -1;
-        }
-        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
-            return 0;
-        }
-        throw LinuxCallException.last("reading from the peer failed", "recv");
+        return checkRead(n, "recv");
     }
 
     /** Writes from native memory; how much the kernel took (0 when it has no room now). */
@@ -217,6 +208,11 @@ public final class NativeSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
+        return checkRead(n, "readv");
+    }
+
+    /** A read's result as callers see it: the count, 0 for nothing yet, -1 at end of stream. */
+    private static long checkRead(long n, String call) {
         if (n > 0) {
             return n;
         }
@@ -226,7 +222,7 @@ public final class NativeSocket implements AutoCloseable {
         if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
             return 0;
         }
-        throw LinuxCallException.last("reading from the peer failed", "readv");
+        throw LinuxCallException.last("reading from the peer failed", call);
     }
 
     private static long checkWritten(long n, String call) {
