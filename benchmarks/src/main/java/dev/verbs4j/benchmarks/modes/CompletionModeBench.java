@@ -1,5 +1,6 @@
 package dev.verbs4j.benchmarks.modes;
 
+import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelServer;
@@ -30,22 +31,14 @@ public final class CompletionModeBench {
 
     private CompletionModeBench() {}
 
+    /**
+     * Runs {@code verbs4j mode-bench}: a bad command line exits 2 with the reason, a failure exits
+     * 1, and the JVM exits when the run is done (slf4j or a peer's loop must not keep it alive).
+     *
+     * @param args the command line ({@link ModeBenchCommand})
+     */
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.print(ModeBenchOptions.USAGE);
-            return;
-        }
-        try {
-            run(ModeBenchOptions.parse(args), System.out);
-        } catch (IllegalArgumentException e) {
-            System.err.println("verbs4j mode-bench: " + e.getMessage());
-            System.err.print(ModeBenchOptions.USAGE);
-            System.exit(2);
-        } catch (RuntimeException e) {
-            System.err.println("verbs4j mode-bench: " + e.getMessage());
-            System.exit(1);
-        }
-        System.exit(0); // slf4j or a peer's loop must not keep the JVM alive
+        Cli.exit(new ModeBenchCommand(), args);
     }
 
     static void run(ModeBenchOptions o, PrintStream out) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.benchmarks.modes;
 
+import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelConnector;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,40 +29,21 @@ import java.util.concurrent.TimeUnit;
 public final class IdleLoopBench {
     static final String HEADER = "| mode | idle channels per loop | seconds | loop CPU ms/s (server / client) "
             + "| loop wake-ups/s (server / client) |\n|---|---:|---:|---:|---:|";
-    static final String USAGE = """
-            Usage: verbs4j idle-loop [OPTIONS]      (prints one Markdown row)
-              --mode busy|event|adaptive  completion loop mode (default event)
-              --channels N                channel pairs held idle (default 1)
-              --seconds S                 measured idle time (default 10)
-              --transport auto|rdma|tcp   (default auto)
-              --bind ADDR                 address of the in-process listener (default 127.0.0.1)
-              -d, --ib-dev DEVICE         RDMA device (default: the first usable)
-              -x, --gid-idx INDEX         GID index (default: a RoCE v2 IPv4 GID)
-            """;
     private static final Duration WAIT = Duration.ofSeconds(60);
 
+    /** What {@code verbs4j idle-loop} was asked ({@link IdleLoopCommand}). */
     record Options(CompletionMode mode, int channels, int seconds, TransportPreference transport, String bind,
-                   String device, int gidIndex) {
-        static Options parse(String[] args) {
-            BenchArgs a = BenchArgs.parse(args, Set.of("--mode", "--channels", "--seconds", "--transport", "--bind",
-                    "-d", "--ib-dev", "-x", "--gid-idx"), Set.of());
-            if (a.operand() != null) {
-                throw new IllegalArgumentException("unexpected argument " + a.operand());
-            }
-            Options o = new Options(CompletionMode.parse(a.text("event", "--mode")), a.number(1, "--channels"),
-                    a.number(10, "--seconds"), TransportPreference.parse(a.text("auto", "--transport")),
-                    a.text("127.0.0.1", "--bind"), a.text(null, "-d", "--ib-dev"), a.number(-1, "-x", "--gid-idx"));
-            if (o.channels < 1 || o.seconds < 1) {
-                throw new IllegalArgumentException("channels and seconds must be positive");
-            }
-            return o;
-        }
-    }
+                   String device, int gidIndex) {}
 
     private IdleLoopBench() {}
 
+    /**
+     * Runs {@code verbs4j idle-loop}: a bad command line exits 2 with the reason, a failure exits 1.
+     *
+     * @param args the command line ({@link IdleLoopCommand})
+     */
     public static void main(String[] args) {
-        BenchMain.run("idle-loop", USAGE, args, a -> run(Options.parse(a), System.out));
+        Cli.exit(new IdleLoopCommand(), args);
     }
 
     static void run(Options o, PrintStream out) throws Exception {

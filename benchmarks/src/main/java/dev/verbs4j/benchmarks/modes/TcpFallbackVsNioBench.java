@@ -1,12 +1,11 @@
 package dev.verbs4j.benchmarks.modes;
 
+import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.CompletionMode;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * {@code verbs4j tcp-vs-nio}: the TCP fallback channel's stream throughput next to a plain NIO
@@ -17,39 +16,19 @@ import java.util.Set;
 public final class TcpFallbackVsNioBench {
     static final String HEADER = "| bytes | TCP channel MB/s | plain NIO MB/s | ratio | TCP channel RTT p50 µs "
             + "| plain NIO RTT p50 µs | ratio |\n|---:|---:|---:|---:|---:|---:|---:|";
-    static final String USAGE = """
-            Usage: verbs4j tcp-vs-nio [OPTIONS]      (loopback only; prints a Markdown table)
-              -s, --sizes LIST            message sizes, comma- or space-separated (default 64,4096,65536)
-              -n, --iters N               messages per pass (default 20000)
-              --rounds N                  measured passes per size and side (default 3)
-              --rtt-iters N               round trips per pass (default 2000)
-              --mode busy|event|adaptive  the channel's completion mode (default event)
-            """;
 
     private TcpFallbackVsNioBench() {}
 
-    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips) {
-        static Options parse(String[] args) {
-            BenchArgs a = BenchArgs.parse(args, Set.of("-s", "--sizes", "-n", "--iters", "--rounds", "--mode", "--rtt-iters"),
-                    Set.of());
-            if (a.operand() != null) {
-                throw new IllegalArgumentException("unexpected argument " + a.operand());
-            }
-            List<Integer> sizes = new ArrayList<>();
-            for (String s : a.text("64,4096,65536", "-s", "--sizes").trim().split("[,\\s]+")) {
-                sizes.add(Integer.parseInt(s));
-            }
-            Options o = new Options(sizes, a.number(20_000, "-n", "--iters"), a.number(3, "--rounds"),
-                    CompletionMode.parse(a.text("event", "--mode")), a.number(2000, "--rtt-iters"));
-            if (o.count < 1 || o.rounds < 1 || o.roundTrips < 1 || sizes.stream().anyMatch(s -> s < 1)) {
-                throw new IllegalArgumentException("sizes, iterations and rounds must be positive");
-            }
-            return o;
-        }
-    }
+    /** What {@code verbs4j tcp-vs-nio} was asked ({@link TcpVsNioCommand}). */
+    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips) {}
 
+    /**
+     * Runs {@code verbs4j tcp-vs-nio}: a bad command line exits 2 with the reason, a failure exits 1.
+     *
+     * @param args the command line ({@link TcpVsNioCommand})
+     */
     public static void main(String[] args) {
-        BenchMain.run("tcp-vs-nio", USAGE, args, a -> run(Options.parse(a), System.out));
+        Cli.exit(new TcpVsNioCommand(), args);
     }
 
     static void run(Options o, PrintStream out) throws Exception {

@@ -29,12 +29,12 @@ class ModesBenchSmokeTest {
     private static void assertOneRow(String mode, String thread) throws Exception {
         {
             int port = freePort();
-            ModeBenchOptions server = ModeBenchOptions.parse(new String[] {"--server", "--transport", "tcp", "--mode",
-                    mode, "--thread", thread, "-p", Integer.toString(port)});
+            ModeBenchOptions server = ModesCommandLineTest.modeBench("--server", "--transport", "tcp", "--mode",
+                    mode, "--thread", thread, "-p", Integer.toString(port));
             CompletableFuture<Void> served = CompletableFuture.runAsync(
                     () -> CompletionModeBench.run(server, new PrintStream(new ByteArrayOutputStream())));
-            ModeBenchOptions client = ModeBenchOptions.parse(new String[] {"--transport", "tcp", "--mode", mode,
-                    "--thread", thread, "-p", Integer.toString(port), "-s", "100", "-n", "50", "--warmup", "5", "127.0.0.1"});
+            ModeBenchOptions client = ModesCommandLineTest.modeBench("--transport", "tcp", "--mode", mode,
+                    "--thread", thread, "-p", Integer.toString(port), "-s", "100", "-n", "50", "--warmup", "5", "127.0.0.1");
             List<String> lines = runClient(client);
             served.get(60, TimeUnit.SECONDS);
             assertEquals("transport: tcp (reason: forced by configuration)", lines.get(0));
@@ -48,8 +48,8 @@ class ModesBenchSmokeTest {
     @Test
     void tcpVsNioPrintsOneRowPerSize() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TcpFallbackVsNioBench.run(TcpFallbackVsNioBench.Options.parse(
-                new String[] {"-s", "64,4096", "-n", "200", "--rounds", "1", "--rtt-iters", "50"}),
+        TcpFallbackVsNioBench.run(ModesCommandLineTest.tcpVsNio("-s", "64,4096", "-n", "200", "--rounds", "1",
+                "--rtt-iters", "50"),
                 new PrintStream(bytes, true));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(4, lines.size(), String.join("\n", lines));

@@ -1,0 +1,53 @@
+package dev.verbs4j.benchmarks.modes;
+
+import dev.verbs4j.examples.cli.Cli;
+import dev.verbs4j.guest.CompletionMode;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code verbs4j tcp-vs-nio}'s command line; the run itself is {@link TcpFallbackVsNioBench}. */
+@Command(name = "tcp-vs-nio", description = {"the TCP fallback channel's throughput next to a plain NIO socket loop "
+        + "(loopback)", "Prints a Markdown table."})
+public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Options> {
+    @Option(names = {"-s", "--sizes"}, paramLabel = "LIST",
+            description = "message sizes, comma- or space-separated (default 64,4096,65536)")
+    String sizes = "64,4096,65536";
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "messages per pass (default 20000)")
+    int count = 20_000;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "measured passes per size and side (default 3)")
+    int rounds = 3;
+
+    @Option(names = "--rtt-iters", paramLabel = "N", description = "round trips per pass (default 2000)")
+    int roundTrips = 2000;
+
+    @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = ChannelOptions.ModeConverter.class,
+            description = "the channel's completion mode (default event)")
+    CompletionMode mode = CompletionMode.EVENT;
+
+    @Override
+    void run(TcpFallbackVsNioBench.Options options, PrintStream out) throws Exception {
+        TcpFallbackVsNioBench.run(options, out);
+    }
+
+    /** The parsed command line as a run's options; a size or count out of range is a usage error. */
+    @Override
+    TcpFallbackVsNioBench.Options options() {
+        List<Integer> list = new ArrayList<>();
+        for (String s : sizes.trim().split("[,\\s]+")) {
+            try {
+                list.add(Integer.parseInt(s));
+            } catch (NumberFormatException e) {
+                throw Cli.usageError(spec, "--sizes takes numbers, got '" + s + "'");
+            }
+        }
+        if (count < 1 || rounds < 1 || roundTrips < 1 || list.stream().anyMatch(s -> s < 1)) {
+            throw Cli.usageError(spec, "sizes, iterations and rounds must be positive");
+        }
+        return new TcpFallbackVsNioBench.Options(list, count, rounds, mode, roundTrips);
+    }
+}
