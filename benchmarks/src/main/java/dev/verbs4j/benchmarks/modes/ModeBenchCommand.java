@@ -9,8 +9,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code verbs4j mode-bench}'s command line; the run itself is {@link CompletionModeBench}. */
 @Command(name = "mode-bench",
-        customSynopsis = {"${COMMAND-FULL-NAME} --server [OPTIONS]      wait for one client, echo, report its CPU",
-                "       ${COMMAND-FULL-NAME} [OPTIONS] HOST           measure, print one Markdown row"},
+        customSynopsis = {"${COMMAND-FULL-NAME} --server [OPTIONS]    echo one client, report CPU",
+                "       ${COMMAND-FULL-NAME} [OPTIONS] HOST         measure, print one row"},
         description = "channel round trip and CPU seconds of one completion mode (busy, event, adaptive)")
 public final class ModeBenchCommand extends ModesCommand<ModeBenchOptions> {
     @Parameters(arity = "0..1", paramLabel = "HOST", description = "the server's address (client side)")
