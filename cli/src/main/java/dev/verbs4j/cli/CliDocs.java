@@ -17,7 +17,12 @@ import picocli.codegen.docgen.manpage.ManPageGenerator;
 public final class CliDocs {
     private CliDocs() {}
 
-    /** args[0]: the output directory (the module's target/). */
+    /**
+     * Writes the completion script and the man pages; run by the build (exec-maven-plugin).
+     *
+     * @param args one argument: the output directory (the module's target/)
+     * @throws IOException when a file cannot be written
+     */
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args[0]);
         CommandLine top = Verbs4jCommand.commandLine();

@@ -28,13 +28,20 @@ public final class Verbs4jCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
+    /** The top-level command with no subcommand yet; {@link #commandLine()} adds them. */
+    public Verbs4jCommand() {}
+
     /** bin/verbs4j with no subcommand: the usage, as a usage error. */
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand");
     }
 
-    /** Every subcommand, in the order the help lists them. */
+    /**
+     * The top-level command with every subcommand, in the order the help lists them.
+     *
+     * @return a new command line, owned by the caller; not thread-safe (picocli's parsers are not)
+     */
     public static CommandLine commandLine() {
         Map<String, CommandLine> all = new LinkedHashMap<>(ExampleCommands.all());
         all.putAll(BenchmarkCommands.all());
@@ -46,6 +53,12 @@ public final class Verbs4jCommand implements Runnable {
         return top;
     }
 
+    /**
+     * Parses {@code args} against the top-level command and exits with picocli's status:
+     * {@code --help} prints the usage of every subcommand.
+     *
+     * @param args the command line
+     */
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }

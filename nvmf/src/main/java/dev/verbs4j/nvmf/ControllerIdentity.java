@@ -20,18 +20,29 @@ package dev.verbs4j.nvmf;
  * @param ioResponseSize    IORCSZ in bytes
  * @param inCapsuleOffset   ICDOFF in 16-byte units
  * @param maxSglDescriptors MSDBD
+ *
+ * <p>An immutable value: it owns nothing and may be shared between threads.
  */
 public record ControllerIdentity(int vendorId, String serial, String model, String firmware, int mdts,
                                  int controllerId, int version, int keepAliveGranularity, int maxCommands,
                                  long namespaceCount, int sglSupport, String subsystemNqn, int ioCapsuleSize,
                                  int ioResponseSize, int inCapsuleOffset, int maxSglDescriptors) {
 
-    /** In-capsule data bytes an I/O command may carry (IOCCSZ minus the 64-byte SQE). */
+    /**
+     * In-capsule data bytes an I/O command may carry.
+     *
+     * @return IOCCSZ minus the 64-byte SQE, at least 0
+     */
     public int inCapsuleDataSize() {
         return Math.max(0, ioCapsuleSize - 64);
     }
 
-    /** MDTS in bytes for a controller whose minimum page size is {@code minPageSize}; 0 = no limit. */
+    /**
+     * The largest data transfer of one command (MDTS) in bytes.
+     *
+     * @param minPageSize the controller's minimum memory page size in bytes (CAP.MPSMIN)
+     * @return the limit in bytes, or 0 for no limit
+     */
     public long maxTransferBytes(long minPageSize) {
         return mdts == 0 ? 0 : minPageSize << mdts;
     }

@@ -16,12 +16,19 @@ package dev.verbs4j.nvmf;
  * @param rdmaQpType      TSAS.RDMA QPTYPE (1 = reliable connected)
  * @param rdmaProviderType TSAS.RDMA PRTYPE (1 = none/RoCE v1 ... 0 = not specified)
  * @param rdmaCms         TSAS.RDMA CMS (1 = rdma_cm)
+ *
+ * <p>An immutable value: it owns nothing and may be shared between threads.
  */
 public record DiscoveryEntry(int transportType, int addressFamily, int subsystemType, int requirements,
                              int portId, int controllerId, int adminQueueSize, String serviceId,
                              String subsystemNqn, String address, int rdmaQpType, int rdmaProviderType,
                              int rdmaCms) {
 
+    /**
+     * TRTYPE as nvme-cli's {@code discover} prints it.
+     *
+     * @return "rdma", "fc", "tcp", "loop" or "unrecognized"
+     */
     public String transportName() {
         return switch (transportType) {
             case 1 -> "rdma";
@@ -32,6 +39,11 @@ public record DiscoveryEntry(int transportType, int addressFamily, int subsystem
         };
     }
 
+    /**
+     * SUBTYPE as nvme-cli's {@code discover} prints it.
+     *
+     * @return "discovery subsystem referral", "nvme subsystem", "current discovery subsystem" or "unrecognized"
+     */
     public String subsystemTypeName() {
         return switch (subsystemType) {
             case 1 -> "discovery subsystem referral";

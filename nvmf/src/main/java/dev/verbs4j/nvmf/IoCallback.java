@@ -6,5 +6,13 @@ package dev.verbs4j.nvmf;
  */
 @FunctionalInterface
 public interface IoCallback {
+    /**
+     * One I/O finished. It runs inside {@link NvmfController#poll()} (or the progress thread's
+     * poll) while that I/O queue's lock is held: keep it short, and do not block on other I/O.
+     *
+     * @param tag   the tag the I/O was submitted with
+     * @param error null on success; otherwise what failed ({@link NvmeStatusException} for a
+     *              status the target returned, {@link NvmfTransportException} when the queue broke)
+     */
     void completed(long tag, NvmfException error);
 }

@@ -3,13 +3,22 @@ package dev.verbs4j.nvmf;
 /**
  * The target completed a command with a non-zero status. {@link #status()} names it; the common
  * ones have their own subclasses ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException},
- * {@link ConnectRejectedException}, {@link HostNotAllowedException}).
+ * {@link ConnectRejectedException}, {@link HostNotAllowedException}). The controller still works:
+ * only this command failed.
  */
 public class NvmeStatusException extends NvmfException {
     private final NvmeStatus status;
     private final int rawStatus;
     private final String command;
 
+    /**
+     * Made by the controller from a completion's status field.
+     *
+     * @param command   the command that failed, for the message
+     * @param rawStatus the completion's 15-bit status field (see {@link #rawStatus()})
+     * @param status    the decoded status
+     * @param detail    what the status means here, or null
+     */
     public NvmeStatusException(String command, int rawStatus, NvmeStatus status, String detail) {
         super(command + ": " + status.description() + " (SCT " + ((rawStatus >>> 8) & 7) + ", SC 0x"
                 + Integer.toHexString(rawStatus & 0xFF) + (doNotRetry(rawStatus) ? ", do not retry" : "") + ")"
@@ -19,19 +28,38 @@ public class NvmeStatusException extends NvmfException {
         this.command = command;
     }
 
+    /**
+     * The decoded status.
+     *
+     * @return the status, {@link NvmeStatus#UNKNOWN} when it has no name here
+     */
     public NvmeStatus status() {
         return status;
     }
 
-    /** The CQE status field without the phase bit: SC 7:0, SCT 10:8, CRD 12:11, M 13, DNR 14. */
+    /**
+     * The completion's status field without the phase bit.
+     *
+     * @return SC in bits 7:0, SCT 10:8, CRD 12:11, M 13, DNR 14
+     */
     public int rawStatus() {
         return rawStatus;
     }
 
+    /**
+     * The command that failed.
+     *
+     * @return its name as the message gives it, e.g. "Read" or "Connect"
+     */
     public String command() {
         return command;
     }
 
+    /**
+     * DNR: the target says the same command would fail again.
+     *
+     * @return true when the Do Not Retry bit is set
+     */
     public boolean doNotRetry() {
         return doNotRetry(rawStatus);
     }

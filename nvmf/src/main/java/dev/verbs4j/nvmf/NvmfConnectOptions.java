@@ -11,10 +11,13 @@ import java.util.UUID;
  * Where and how to connect, in {@code nvme connect}'s terms: transport address ({@code -a}),
  * service id ({@code -s}), subsystem NQN ({@code -n}), host NQN ({@code -q}) and host id
  * ({@code -I}), number of I/O queues ({@code -i}), queue size ({@code -Q}), keep-alive timeout
- * ({@code -k}). Immutable; the {@code with*} methods return a copy.
+ * ({@code -k}). Immutable and thread-safe; the {@code with*} methods return a copy and throw
+ * {@link IllegalArgumentException} for a value out of range, {@link NullPointerException} for null.
  */
 public final class NvmfConnectOptions {
+    /** The NVMe-oF/RDMA port (IANA's 4420), {@code nvme connect -s}'s default. */
     public static final int DEFAULT_PORT = 4420;
+    /** The well-known NQN of a target's discovery subsystem. */
     public static final String DISCOVERY_NQN = "nqn.2014-08.org.nvmexpress.discovery";
 
     private final InetSocketAddress target;
@@ -41,7 +44,18 @@ public final class NvmfConnectOptions {
         this.progressThread = progressThread;
     }
 
-    /** The target at {@code address}:{@code port}, subsystem {@code subsystemNqn}; a fresh host id and NQN. */
+    /**
+     * The target at {@code address}:{@code port}, subsystem {@code subsystemNqn}, with a fresh host
+     * id and a host NQN made from it; 1 I/O queue of 128 entries, keep-alive and timeout 10 s, no
+     * progress thread.
+     *
+     * @param address      the target's IP address or host name (resolved now)
+     * @param port         the target's port ({@link #DEFAULT_PORT})
+     * @param subsystemNqn the subsystem to connect to
+     * @return the options
+     * @throws IllegalArgumentException when the address does not resolve
+     * @throws NullPointerException     when the address or NQN is null
+     */
     public static NvmfConnectOptions rdma(String address, int port, String subsystemNqn) {
         InetAddress ip;
         try {
@@ -54,22 +68,44 @@ public final class NvmfConnectOptions {
                 "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false);
     }
 
-    /** Same target, the discovery subsystem. */
+    /**
+     * Same target, the discovery subsystem.
+     *
+     * @return a copy with {@link #DISCOVERY_NQN}
+     */
     public NvmfConnectOptions forDiscovery() {
         return withSubsystemNqn(DISCOVERY_NQN);
     }
 
+    /**
+     * Another subsystem on the same target.
+     *
+     * @param nqn the subsystem NQN
+     * @return a copy
+     */
     public NvmfConnectOptions withSubsystemNqn(String nqn) {
         return new NvmfConnectOptions(target, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
                 keepAlive, timeout, progressThread);
     }
 
+    /**
+     * This host's identity as the target sees it (its allowed-hosts list names host NQNs).
+     *
+     * @param nqn the host NQN
+     * @param id  the host identifier
+     * @return a copy
+     */
     public NvmfConnectOptions withHost(String nqn, UUID id) {
         return new NvmfConnectOptions(target, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
                 ioQueues, queueSize, keepAlive, timeout, progressThread);
     }
 
-    /** Number of I/O queues, each its own QP (1..64). */
+    /**
+     * Number of I/O queues, each its own QP.
+     *
+     * @param n 1..64
+     * @return a copy
+     */
     public NvmfConnectOptions withIoQueues(int n) {
         if (n < 1 || n > 64) {
             throw new IllegalArgumentException("I/O queues: 1..64, got " + n);
@@ -78,7 +114,12 @@ public final class NvmfConnectOptions {
                 progressThread);
     }
 
-    /** Entries per I/O queue (2..1024; capped by the controller's CAP.MQES); queueSize - 1 commands in flight. */
+    /**
+     * Entries per I/O queue, capped by the controller's CAP.MQES; a queue holds one command fewer in flight.
+     *
+     * @param n 2..1024
+     * @return a copy
+     */
     public NvmfConnectOptions withQueueSize(int n) {
         if (n < 2 || n > 1024) {
             throw new IllegalArgumentException("queue size: 2..1024, got " + n);
@@ -87,13 +128,23 @@ public final class NvmfConnectOptions {
                 progressThread);
     }
 
-    /** The keep-alive timeout sent in Connect (a Keep Alive goes every half of it); zero turns keep-alive off. */
+    /**
+     * The keep-alive timeout sent in Connect; a Keep Alive goes every half of it.
+     *
+     * @param d the timeout; zero turns keep-alive off
+     * @return a copy
+     */
     public NvmfConnectOptions withKeepAlive(Duration d) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
                 Objects.requireNonNull(d), timeout, progressThread);
     }
 
-    /** Deadline of every connection step and of every synchronous command. */
+    /**
+     * Deadline of every connection step and of every synchronous command.
+     *
+     * @param d a positive duration
+     * @return a copy
+     */
     public NvmfConnectOptions withTimeout(Duration d) {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException("timeout must be positive, got " + d);
@@ -102,48 +153,104 @@ public final class NvmfConnectOptions {
                 progressThread);
     }
 
-    /** Whether a per-controller thread drives asynchronous I/O; without it the caller calls {@code poll()}. */
+    /**
+     * Whether a per-controller thread drives asynchronous I/O; without it the caller calls
+     * {@link NvmfController#poll()}.
+     *
+     * @param on true for a progress thread
+     * @return a copy
+     */
     public NvmfConnectOptions withProgressThread(boolean on) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 on);
     }
 
+    /**
+     * The target's address and port.
+     *
+     * @return the resolved socket address
+     */
     public InetSocketAddress target() {
         return target;
     }
 
+    /**
+     * The subsystem to connect to.
+     *
+     * @return its NQN
+     */
     public String subsystemNqn() {
         return subsystemNqn;
     }
 
+    /**
+     * This host's identifier, sent in Connect.
+     *
+     * @return the host id
+     */
     public UUID hostId() {
         return hostId;
     }
 
+    /**
+     * This host's NQN, sent in Connect.
+     *
+     * @return the host NQN
+     */
     public String hostNqn() {
         return hostNqn;
     }
 
+    /**
+     * Number of I/O queues.
+     *
+     * @return 1..64
+     */
     public int ioQueues() {
         return ioQueues;
     }
 
+    /**
+     * Entries asked for per I/O queue.
+     *
+     * @return 2..1024
+     */
     public int queueSize() {
         return queueSize;
     }
 
+    /**
+     * The keep-alive timeout.
+     *
+     * @return the duration, zero when off
+     */
     public Duration keepAlive() {
         return keepAlive;
     }
 
+    /**
+     * Deadline of each connection step and synchronous command.
+     *
+     * @return the duration
+     */
     public Duration timeout() {
         return timeout;
     }
 
+    /**
+     * Whether a progress thread drives asynchronous I/O.
+     *
+     * @return true for a progress thread
+     */
     public boolean progressThread() {
         return progressThread;
     }
 
+    /**
+     * Whether these options name the discovery subsystem.
+     *
+     * @return true for {@link #DISCOVERY_NQN}
+     */
     public boolean isDiscovery() {
         return DISCOVERY_NQN.equals(subsystemNqn);
     }

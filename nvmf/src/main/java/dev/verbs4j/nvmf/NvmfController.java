@@ -42,6 +42,12 @@ import java.util.concurrent.locks.LockSupport;
  *     c.read(1, 0, 4096 / c.namespace(1).blockSize(), buf, 0);
  * }
  * }</pre>
+ *
+ * <p>Ownership: the caller owns the controller and closes it; closing it disconnects every queue
+ * and closes the {@link IoBuffer}s still open. Thread-safety: every method may be called from any
+ * thread; synchronous I/O picks an I/O queue by the calling thread and holds that queue's lock
+ * while its command is in flight. A transport failure (keep-alive lost, QP in error) breaks the
+ * controller: {@link #failure()} says why, and every later command throws it.
  */
 public final class NvmfController implements AutoCloseable {
     private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
@@ -116,7 +122,18 @@ public final class NvmfController implements AutoCloseable {
         this.io = new IoQueue[o.isDiscovery() ? 0 : o.ioQueues()];
     }
 
-    /** Connects the admin queue, enables and identifies the controller, then connects the I/O queues. */
+    /**
+     * Connects the admin queue over rdma_cm, enables and identifies the controller, then connects
+     * the I/O queues and starts the keep-alive timer (and the progress thread, if asked for).
+     *
+     * @param o where and how to connect
+     * @return the connected controller, owned by the caller
+     * @throws ConnectRejectedException when the target refuses the Connect (e.g. no such subsystem)
+     * @throws HostNotAllowedException  when the subsystem does not allow this host NQN
+     * @throws NvmfTransportException   when the target cannot be reached or refuses the connection;
+     *                                  everything made so far is closed
+     * @throws NvmfTimeoutException     when a step takes longer than the options' timeout
+     */
     public static NvmfController connect(NvmfConnectOptions o) {
         CmEventChannel channel = CmEventChannel.create();
         Resources resources = new Resources();
@@ -156,14 +173,27 @@ public final class NvmfController implements AutoCloseable {
         }
     }
 
-    /** The discovery log page of the target in {@code o} (its subsystem NQN is ignored): every subsystem and port it offers. */
+    /**
+     * The discovery log page of the target in {@code o} (its subsystem NQN is ignored): every
+     * subsystem and port it offers. Connects to the discovery subsystem and disconnects again.
+     *
+     * @param o the target
+     * @return the log's entries
+     * @throws NvmfException as {@link #connect(NvmfConnectOptions)} and {@link #discoveryLog()}
+     */
     public static List<DiscoveryEntry> discover(NvmfConnectOptions o) {
         try (NvmfController c = connect(o.forDiscovery())) {
             return c.discoveryLog();
         }
     }
 
-    /** Reads the discovery log page; this controller must be connected to the discovery subsystem. */
+    /**
+     * Reads the discovery log page; this controller must be connected to the discovery subsystem.
+     *
+     * @return the log's entries
+     * @throws NvmeStatusException    when the target refuses the Get Log Page
+     * @throws NvmfTransportException when the connection is broken
+     */
     public List<DiscoveryEntry> discoveryLog() {
         MemorySegment first = admin.logPage(Opcodes.LOG_DISCOVERY, 4096, 0);
         long records = DiscoveryLog.recordCount(first);
@@ -175,37 +205,78 @@ public final class NvmfController implements AutoCloseable {
                 (int) Math.min(bytes, ADMIN_DATA_BYTES), 0));
     }
 
+    /**
+     * The options this controller was connected with.
+     *
+     * @return the options
+     */
     public NvmfConnectOptions options() {
         return options;
     }
 
+    /**
+     * The controller id the target assigned in the admin queue's Connect (CNTLID).
+     *
+     * @return the id
+     */
     public int controllerId() {
         return controllerId;
     }
 
-    /** CAP as Property Get returned it. */
+    /**
+     * The controller capabilities register.
+     *
+     * @return CAP as Property Get returned it
+     */
     public long capabilities() {
         return cap;
     }
 
+    /**
+     * What Identify Controller returned at connect.
+     *
+     * @return the identity
+     */
     public ControllerIdentity identity() {
         return identity;
     }
 
-    /** Largest transfer of one command in bytes (MDTS, at most 1 MiB when the controller sets no limit). */
+    /**
+     * Largest transfer of one command: the limit of {@link #submitRead} and friends; the
+     * synchronous calls split larger transfers.
+     *
+     * @return bytes (MDTS; 1 MiB when the controller sets no limit)
+     */
     public long maxTransferBytes() {
         return maxTransferBytes;
     }
 
+    /**
+     * Number of I/O queues.
+     *
+     * @return the count; 0 on a discovery controller
+     */
     public int ioQueueCount() {
         return io.length;
     }
 
-    /** Commands one I/O queue holds in flight (queue size - 1). */
+    /**
+     * Commands one I/O queue holds in flight.
+     *
+     * @return the queue size minus one; 0 without I/O queues
+     */
     public int ioQueueDepth() {
         return io.length == 0 ? 0 : io[0].queue().commandSlots();
     }
 
+    /**
+     * Identify Namespace, asked now (its block size is remembered for I/O).
+     *
+     * @param nsid the namespace id
+     * @return what the controller reports; a size of 0 for an inactive namespace
+     * @throws NvmeStatusException    when the target refuses the Identify
+     * @throws NvmfTransportException when the connection is broken
+     */
     public NamespaceIdentity namespace(int nsid) {
         NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
         if (nsid > 0 && nsid < blockSizes.length) {
@@ -226,12 +297,22 @@ public final class NvmfController implements AutoCloseable {
         return bs;
     }
 
-    /** Sends a Keep Alive now (the timer sends them anyway). */
+    /**
+     * Sends a Keep Alive now and waits for its completion (the timer sends them anyway).
+     *
+     * @throws NvmfTransportException when the connection is broken
+     */
     public void keepAlive() {
         admin.keepAlive();
     }
 
-    /** Registered memory the target can read and write; closed with the controller if not before. */
+    /**
+     * Registered memory the target can read and write, page-aligned.
+     *
+     * @param bytes the length
+     * @return a new buffer, owned by the caller; closed with the controller if not before
+     * @throws dev.verbs4j.verbs.VerbsException when the memory cannot be registered (memlock limit)
+     */
     public IoBuffer allocateBuffer(long bytes) {
         Arena arena = Arena.ofShared();
         try {
@@ -249,18 +330,70 @@ public final class NvmfController implements AutoCloseable {
 
     // ---- synchronous I/O ---------------------------------------------------------------------
 
+    /**
+     * Reads blocks into {@code buffer} at {@code offset} and waits, split into commands of at
+     * most {@link #maxTransferBytes()}.
+     *
+     * @param nsid       the namespace id (1-based)
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, at least 1
+     * @param buffer     where the data lands
+     * @param offset     byte offset in the buffer
+     * @throws IllegalArgumentException  when {@code blocks} is less than 1
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer at {@code offset}
+     * @throws NvmeStatusException       when the target completes a command with an error status
+     *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
+     * @throws NvmfTimeoutException      when a command gets no response within the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
     public void read(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
         transfer(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
     }
 
+    /**
+     * Writes blocks from {@code buffer} at {@code offset} and waits, split as {@link #read} is.
+     *
+     * @param nsid       the namespace id (1-based)
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, at least 1
+     * @param buffer     where the data comes from
+     * @param offset     byte offset in the buffer
+     * @throws IllegalArgumentException  when {@code blocks} is less than 1
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer at {@code offset}
+     * @throws NvmeStatusException       when the target completes a command with an error status
+     *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
+     * @throws NvmfTimeoutException      when a command gets no response within the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
     public void write(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
         transfer(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
     }
 
+    /**
+     * Flush: the target commits what it has cached for the namespace to stable media, and this waits.
+     *
+     * @param nsid the namespace id
+     * @throws NvmeStatusException       when the target completes a command with an error status
+     *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
+     * @throws NvmfTimeoutException      when a command gets no response within the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
     public void flush(int nsid) {
         transfer(Opcodes.NVM_FLUSH, nsid, 0, 1, null, 0);
     }
 
+    /**
+     * Write Zeroes: the blocks read back as zeroes, with no data sent; waits.
+     *
+     * @param nsid       the namespace id (1-based)
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, at least 1
+     * @throws IllegalArgumentException when {@code blocks} is less than 1
+     * @throws NvmeStatusException       when the target completes a command with an error status
+     *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
+     * @throws NvmfTimeoutException      when a command gets no response within the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
     public void writeZeroes(int nsid, long startBlock, long blocks) {
         transfer(Opcodes.NVM_WRITE_ZEROES, nsid, startBlock, blocks, null, 0);
     }
@@ -301,15 +434,43 @@ public final class NvmfController implements AutoCloseable {
     // ---- asynchronous I/O --------------------------------------------------------------------
 
     /**
-     * Submits one Read of at most {@link #maxTransferBytes()} on I/O queue {@code queue} (0-based);
-     * false when that queue has every slot in flight (poll, then try again). {@code callback} gets
-     * {@code tag} on the polling thread. Allocation-free.
+     * Submits one Read of at most {@link #maxTransferBytes()} on I/O queue {@code queue} and
+     * returns at once. {@code callback} gets {@code tag} on the polling thread. Allocation-free.
+     *
+     * @param queue      the I/O queue, 0-based
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data lands; keep it open until the callback
+     * @param offset     byte offset in the buffer
+     * @param callback   called once when the Read completes or fails
+     * @param tag        passed to the callback as it is
+     * @return true when submitted; false when that queue has every slot in flight (poll, then try again)
+     * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer, or {@code queue} does not exist
+     * @throws NvmfTransportException    when the connection is broken
      */
     public boolean submitRead(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                               IoCallback callback, long tag) {
         return submit(queue, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset, callback, tag);
     }
 
+    /**
+     * Submits one Write, as {@link #submitRead} submits a Read.
+     *
+     * @param queue      the I/O queue, 0-based
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data comes from; keep it unchanged and open until the callback
+     * @param offset     byte offset in the buffer
+     * @param callback   called once when the Write completes or fails
+     * @param tag        passed to the callback as it is
+     * @return true when submitted; false when that queue has every slot in flight
+     * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer, or {@code queue} does not exist
+     * @throws NvmfTransportException    when the connection is broken
+     */
     public boolean submitWrite(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                                IoCallback callback, long tag) {
         return submit(queue, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset, callback, tag);
@@ -340,10 +501,38 @@ public final class NvmfController implements AutoCloseable {
         return posted;
     }
 
+    /**
+     * Submits one Read on the next I/O queue in turn, polling (without a progress thread) while
+     * that queue is full.
+     *
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data lands; keep it open until the future completes
+     * @param offset     byte offset in the buffer
+     * @return completes when the Read does; completes exceptionally with the {@link NvmfException}
+     *         that failed it. Without a progress thread, {@link #poll()} completes it
+     * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer
+     * @throws NvmfTimeoutException      when the queue stays full for the timeout
+     */
     public CompletableFuture<Void> readAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
         return async(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
     }
 
+    /**
+     * Submits one Write, as {@link #readAsync} submits a Read.
+     *
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data comes from; keep it unchanged and open until the future completes
+     * @param offset     byte offset in the buffer
+     * @return completes when the Write does, or exceptionally with the {@link NvmfException} that failed it
+     * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer
+     * @throws NvmfTimeoutException      when the queue stays full for the timeout
+     */
     public CompletableFuture<Void> writeAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
         return async(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
     }
@@ -372,7 +561,13 @@ public final class NvmfController implements AutoCloseable {
         return f;
     }
 
-    /** Drives every I/O queue once: completions are delivered to their callbacks and futures here. */
+    /**
+     * Drives every I/O queue once: completions are delivered to their callbacks and futures here,
+     * on this thread. Without a progress thread, asynchronous I/O completes only when someone polls.
+     * On a broken controller it fails the commands still in flight with {@link #failure()}.
+     *
+     * @return the number of commands completed
+     */
     public int poll() {
         int n = 0;
         for (IoQueue q : io) {
@@ -381,7 +576,13 @@ public final class NvmfController implements AutoCloseable {
         return n;
     }
 
-    /** Drives I/O queue {@code queue} (0-based) once. */
+    /**
+     * Drives one I/O queue once, as {@link #poll()} drives all.
+     *
+     * @param queue the I/O queue, 0-based
+     * @return the number of commands completed
+     * @throws IndexOutOfBoundsException when there is no such queue
+     */
     public int poll(int queue) {
         return pollQueue(io[queue]);
     }
@@ -432,7 +633,11 @@ public final class NvmfController implements AutoCloseable {
         }
     }
 
-    /** The failure that broke this controller (keep-alive, transport), or null while it works. */
+    /**
+     * Why this controller is broken.
+     *
+     * @return the failure (keep-alive, transport), or null while it works
+     */
     public NvmfException failure() {
         NvmfException f = admin.queue().failure();
         for (IoQueue q : io) {
@@ -443,7 +648,11 @@ public final class NvmfController implements AutoCloseable {
         return f;
     }
 
-    /** Normal shutdown (CC.SHN) when the controller still works, then disconnects every queue. */
+    /**
+     * Normal shutdown (CC.SHN) when the controller still works, then stops the keep-alive timer and
+     * progress thread, disconnects every queue and closes the buffers still open. A shutdown the
+     * target does not complete is skipped: a target that went away leaves nothing to shut down.
+     */
     @Override
     public void close() {
         closeQuietly(failure() == null);

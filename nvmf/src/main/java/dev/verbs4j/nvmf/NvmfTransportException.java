@@ -6,10 +6,21 @@ package dev.verbs4j.nvmf;
  * the controller was closed with commands outstanding. The controller is unusable afterwards.
  */
 public class NvmfTransportException extends NvmfException {
+    /**
+     * A transport failure with no underlying cause.
+     *
+     * @param message what failed
+     */
     public NvmfTransportException(String message) {
         super(message);
     }
 
+    /**
+     * A transport failure caused by another exception.
+     *
+     * @param message what failed
+     * @param cause   the verbs or rdma_cm error under it
+     */
     public NvmfTransportException(String message, Throwable cause) {
         super(message, cause);
     }
