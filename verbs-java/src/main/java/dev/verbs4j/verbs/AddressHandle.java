@@ -75,7 +75,11 @@ public final class AddressHandle extends NativeObject {
         }
     }
 
-    /** What the handle was created from, or null when it came from a completion. */
+    /**
+     * What the handle was created from.
+     *
+     * @return the address vector, or null when the handle came from a completion
+     */
     public AddressVector address() {
         return address;
     }
