@@ -29,7 +29,7 @@ import java.util.Objects;
  * and closes each before the {@link CmEventChannel}. Closing an id destroys its QP first (the QP
  * may also be closed on its own before). The id's {@link Context} belongs to librdmacm; the PD,
  * CQs and completion channel the caller makes on it are the caller's: close them after the id's
- * QP (or the id) and before the last id of that device (librdmacm closes the device with it).
+ * QP (or after the id, which closes it).
  *
  * <p><b>Threads.</b> Calls on one id may come from several threads, but events are per id: two
  * threads awaiting events of the same id would take each other's. Different ids of one channel

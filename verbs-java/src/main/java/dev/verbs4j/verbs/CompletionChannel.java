@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * empty, wait here, then poll again.
  *
  * <p><b>Ownership.</b> The caller owns it. CQs bound to it do not close it; close them first
- * (close refuses while any is open), then the channel, then the {@link Context}.
+ * (while any is open, close fails with a {@link VerbsException}, EBUSY, and the channel stays
+ * open), then the channel, then the {@link Context}.
  *
  * <p><b>Threads.</b> One thread waits on a channel at a time ({@link #await(Duration)} and
  * {@link #takeEvent()} share scratch memory); {@link #wakeup()} may be called from any thread.
