@@ -38,27 +38,29 @@
  * their children; close in the reverse order of creation, which try-with-resources does
  * naturally:
  * <pre>
- *  lifetime ──────────────────────────────────────────────────────────────▶
+ *                              time ──────────────────────────────────────────▶
+ * Context                      ●═══════════════════════════════════════════■ ⑥ Verbs.open
+ *  ├─ CompletionChannel          ●═══════════════════════════════════■ ⑤
+ *  ├─ CompletionQueue              ●═══════════════════════════■ ④ uses its channel
+ *  ├─ AsyncEvents                  ●═══════════════════════════■ ④
+ *  └─ ProtectionDomain           ●═════════════════════════════■ ④
+ *      ├─ MemoryRegion               ●═══════════════════■ ③ (its memory's Arena: longer)
+ *      ├─ SharedReceiveQueue         ●═══════════════════■ ③
+ *      ├─ AddressHandle                ●═══════════■ ②
+ *      └─ QueuePair                    ●═══════════■ ② uses its CQs, SRQ
+ *          ├─ PreparedSend               ●═══■ ① per thread
+ *          └─ PreparedReceive            ●═══■ ① per thread
  *
- *  Context            open ═══════════════════════════════════════════ close ⑦
- *   ├─ CompletionChannel   create ════════════════════════════════ close ⑥
- *   ├─ CompletionQueue        create ═════════════════════════ close ⑤   (uses the channel)
- *   ├─ AsyncEvents            start ══════════════════════════ close ⑤
- *   └─ ProtectionDomain    alloc ═════════════════════════════════ close ⑥
- *       ├─ MemoryRegion         reg ═════════════════════ dereg ③        (memory: its Arena,
- *       ├─ SharedReceiveQueue    create ══════════════════ close ④        open longer still)
- *       ├─ AddressHandle           create ══════════ close ②            (UD sends name it)
- *       └─ QueuePair                create ══════════ close ②            (uses CQs and SRQ)
- *           ├─ PreparedSend            prepare ═══ close ①
- *           └─ PreparedReceive         prepare ═══ close ①
- *  WorkCompletions    (per polling thread, tied to no object: close when polling ends)
+ * WorkCompletions              per polling thread, tied to no object
  *
- *  CmEventChannel     create ═════════════════════════════════════════ close ④
- *   └─ CmId              create ════════════════════════════════ close ③
- *       ├─ Context       borrowed from librdmacm: it closes it, the caller never must
- *       │   ├─ ProtectionDomain   alloc ════════════════ close ②     (the caller's, made on
- *       │   └─ CompletionQueue    create ═══════════════ close ②      id.context())
- *       └─ QueuePair     rdma_create_qp ═══════ close ①   (or closed by the id's close)
+ * CmEventChannel               ●═══════════════════════════════════════════■ ⑥
+ *  └─ CmId                       ●═══════════════════════════════════■ ⑤ closes its QP
+ *      ├─ Context              borrowed: librdmacm closes it
+ *      │   ├─ ProtectionDomain     ●═════════════════════■ ③ the caller's
+ *      │   └─ CompletionQueue      ●═════════════════════■ ③ the caller's
+ *      └─ QueuePair                  ●═════════════■ ② rdma_create_qp
+ *
+ * ● create   ■ close   ①..⑥ close order: lower numbers first, equal numbers in any order
  * </pre>
  * The rules behind the picture:
  * <ul>
