@@ -189,7 +189,7 @@ public final class CmId extends NativeObject {
     /**
      * {@code rdma_listen}: connect requests arrive as CONNECT_REQUEST events with a new id each.
      *
-     * @param backlog pending connect requests the kernel queues; 0 takes its default
+     * @param backlog pending connect requests the kernel queues; 0 or less takes the kernel's maximum
      * @throws IllegalStateException if the id is closed
      * @throws VerbsException if the id is not bound or cannot listen
      */

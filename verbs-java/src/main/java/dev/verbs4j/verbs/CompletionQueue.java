@@ -180,9 +180,8 @@ public final class CompletionQueue extends NativeObject {
 
     /**
      * Acknowledges every event received so far ({@code ibv_ack_cq_events}). Events are otherwise
-     * acknowledged in batches of 64 and at close; call this to settle them sooner. Thread-safe.
-     *
-     * @throws IllegalStateException if this CQ is closed
+     * acknowledged in batches of 64 and at close; call this to settle them sooner. Thread-safe; does
+     * nothing on a closed CQ (its close acknowledged them).
      */
     public synchronized void acknowledgeEvents() {
         if (unackedEvents > 0) {

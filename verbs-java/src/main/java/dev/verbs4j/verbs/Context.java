@@ -134,6 +134,7 @@ public final class Context extends NativeObject {
      *
      * @param port the port number, from 1
      * @return the valid (non-zero) entries, in index order
+     * @throws IllegalArgumentException if {@code port} is not a port of the device
      * @throws IllegalStateException if this context is closed
      * @throws VerbsException if the port cannot be queried or the table cannot be read
      */
@@ -149,6 +150,7 @@ public final class Context extends NativeObject {
      * @return the chosen entry; its {@link GidEntry#index()} is the {@code sgid_index} for QPs and AHs
      * @throws VerbsException if no entry fits the rule (the message lists the table) or the table
      *         cannot be read
+     * @throws IllegalArgumentException if {@code port} is not a port of the device
      * @throws IllegalStateException if this context is closed
      */
     public GidEntry chooseGid(int port, GidChooser chooser) {
@@ -221,7 +223,6 @@ public final class Context extends NativeObject {
      * @return the running reader; the caller owns it and closes it (which stops the thread) before
      *         this context
      * @throws IllegalStateException if this context is closed
-     * @throws VerbsException if the context's event file descriptor cannot be set up
      */
     public AsyncEvents asyncEvents(AsyncEventListener listener) {
         return new AsyncEvents(this, listener);

@@ -131,7 +131,7 @@ public final class NetworkNamespace implements AutoCloseable {
     /**
      * The name it was opened by.
      *
-     * @return the name, or the path for {@link #open(Path)}
+     * @return the name under /var/run/netns, or the whole path for other paths
      */
     public String name() {
         return name;

@@ -165,7 +165,8 @@ public final class PreparedReceive implements AutoCloseable {
      * @param sge    index of the entry within the request, from 0
      * @param length the new byte count
      * @return this, for chaining
-     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
      * @throws IllegalStateException if the entry was never filled
      */
     public PreparedReceive length(int wr, int sge, int length) {
@@ -180,7 +181,8 @@ public final class PreparedReceive implements AutoCloseable {
      * @param sge     index of the entry within the request, from 0
      * @param address the new virtual address of the first byte
      * @return this, for chaining
-     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
      * @throws IllegalStateException if the entry was never filled
      */
     public PreparedReceive address(int wr, int sge, long address) {

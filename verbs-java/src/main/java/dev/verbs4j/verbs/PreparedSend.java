@@ -401,7 +401,8 @@ public final class PreparedSend implements AutoCloseable {
      * @param sge    index of the entry within the request, from 0
      * @param length the new byte count
      * @return this, for chaining
-     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
      * @throws IllegalStateException if the entry was never filled
      * @throws IllegalArgumentException if the inline data would exceed {@code max_inline_data}
      */
@@ -420,7 +421,8 @@ public final class PreparedSend implements AutoCloseable {
      * @param sge     index of the entry within the request, from 0
      * @param address the new virtual address of the first byte
      * @return this, for chaining
-     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
      * @throws IllegalStateException if the entry was never filled
      */
     public PreparedSend address(int wr, int sge, long address) {

@@ -151,6 +151,7 @@ public final class ProtectionDomain extends NativeObject {
      * @param port        the local port the datagram arrived on, from 1
      * @return the new AH, owned by the caller, who closes it before this PD
      * @throws IndexOutOfBoundsException if {@code index} is not a completion of the last poll
+     * @throws IllegalArgumentException if {@code grh} is not native memory of at least 40 bytes
      * @throws IllegalStateException if this PD is closed
      * @throws VerbsException if the verb fails
      */

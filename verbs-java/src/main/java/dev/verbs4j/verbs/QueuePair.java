@@ -311,7 +311,7 @@ public final class QueuePair extends NativeObject {
      *
      * @throws QpStateException if the QP is not in RTS
      * @throws IllegalStateException if the QP is closed
-     * @throws VerbsException if ibv_modify_qp fails (many providers, rxe among them, lack SQD)
+     * @throws VerbsException if ibv_modify_qp fails (not every provider supports SQD)
      */
     public synchronized void toSqd() {
         toStateOnly(QpState.SQD);

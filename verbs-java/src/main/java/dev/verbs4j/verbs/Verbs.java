@@ -38,7 +38,6 @@ public final class Verbs {
      * no RDMA support at all: libibverbs then returns NULL with ENOSYS, which means "no devices".
      *
      * @return an immutable snapshot of the device list, in libibverbs' order; never null
-     * @throws VerbsException if a device's name or attributes cannot be read
      */
     public static List<DeviceInfo> devices() {
         List<DeviceInfo> result = new ArrayList<>();

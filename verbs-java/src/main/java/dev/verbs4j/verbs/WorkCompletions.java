@@ -171,7 +171,7 @@ public final class WorkCompletions implements AutoCloseable {
      * Whether the work request succeeded.
      *
      * @param i index of a completion of the last poll
-     * @return true for status 0; on failure only wr_id, status, opcode-less fields and vendor error are valid
+     * @return true for status 0; on failure only wr_id, status, qp_num and the vendor error are valid
      */
     public boolean isSuccess(int i) {
         return status(i) == 0;
