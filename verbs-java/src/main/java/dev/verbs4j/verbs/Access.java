@@ -9,11 +9,11 @@ import java.util.Set;
 public enum Access {
     /** The local device may write the memory (receives, RDMA read and atomic results). */
     LOCAL_WRITE(1),
-    /** A peer may RDMA-write the memory (needs LOCAL_WRITE). */
+    /** A peer may RDMA-write the memory (a region with it needs LOCAL_WRITE too). */
     REMOTE_WRITE(1 << 1),
     /** A peer may RDMA-read the memory. */
     REMOTE_READ(1 << 2),
-    /** A peer may run atomics on the memory (needs LOCAL_WRITE). */
+    /** A peer may run atomics on the memory (a region with it needs LOCAL_WRITE too). */
     REMOTE_ATOMIC(1 << 3),
     /** Memory windows may be bound to the region. */
     MW_BIND(1 << 4),
