@@ -9,10 +9,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused. Closing
- * it while other threads post UD sends naming it is safe: each post holds its requests' address
- * handles open for the call (see {@link NativeObject}), and a post after the close throws
- * {@link IllegalStateException}.
+ * {@code struct ibv_ah}: the destination of UD sends, created once per peer and reused, from
+ * {@link ProtectionDomain#createAddressHandle(AddressVector)} or, to answer a received datagram,
+ * {@link ProtectionDomain#createAddressHandle(WorkCompletions, int, MemorySegment, int)}.
+ *
+ * <p><b>Ownership.</b> The caller owns it and closes it before its {@link ProtectionDomain}, once
+ * no posted send needs it. {@link PreparedSend#ud} references it without owning it.
+ *
+ * <p><b>Threads.</b> Safe to share. Closing it while other threads post UD sends naming it is
+ * safe: each post holds its requests' address handles open for the call (see {@code NativeObject}),
+ * and a post after the close throws {@link IllegalStateException}.
  */
 public final class AddressHandle extends NativeObject {
     private static final MethodHandle CREATE_AH = NativeLibraries.verbs("ibv_create_ah", Rdma.ibv_create_ah$descriptor());
@@ -21,7 +27,10 @@ public final class AddressHandle extends NativeObject {
     private static final MethodHandle DESTROY_AH =
             NativeLibraries.verbs("ibv_destroy_ah", Rdma.ibv_destroy_ah$descriptor());
 
-    /** Bytes of global route header a UD receive buffer starts with. */
+    /**
+     * Bytes of global route header a UD receive buffer starts with: post UD receives 40 bytes larger
+     * than the largest payload.
+     */
     public static final int GRH_BYTES = 40;
 
     private final AddressVector address;
@@ -75,7 +84,11 @@ public final class AddressHandle extends NativeObject {
         }
     }
 
-    /** What the handle was created from, or null when it came from a completion. */
+    /**
+     * What the handle was created from.
+     *
+     * @return the address vector, or null when the handle came from a completion
+     */
     public AddressVector address() {
         return address;
     }

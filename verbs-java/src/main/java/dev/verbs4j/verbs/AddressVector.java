@@ -10,7 +10,8 @@ import java.util.HexFormat;
 /**
  * Where a peer is ({@code struct ibv_ah_attr}): used at RTR for connected QPs and for address
  * handles of UD sends. With a destination GID the global route header is on ({@code is_global=1}),
- * which RoCE always needs; a LID alone only addresses InfiniBand ports.
+ * which RoCE always needs; a LID alone only addresses InfiniBand ports. Immutable (GIDs are copied
+ * in and out), safe to share; build one with {@link #builder()} or {@link #roce(byte[], GidEntry)}.
  */
 public final class AddressVector {
     private final byte[] destGid;
@@ -33,48 +34,104 @@ public final class AddressVector {
         this.port = b.port;
     }
 
+    /**
+     * Starts an address vector: port 1, hop limit 64, everything else 0 and no GID.
+     *
+     * @return a new builder (not thread-safe)
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A RoCE peer: its GID, reached from our GID {@code local} (whose index and port are used). */
+    /**
+     * A RoCE peer: its GID, reached from our GID {@code local} (whose index and port are used).
+     *
+     * @param destGid the peer's 16-byte GID (copied)
+     * @param local   the local GID entry to send from, e.g. from {@link Context#chooseGid}
+     * @return the address vector
+     * @throws IllegalArgumentException if {@code destGid} is not 16 bytes
+     */
     public static AddressVector roce(byte[] destGid, GidEntry local) {
         return builder().destGid(destGid).sourceGidIndex(local.index()).port(local.port()).build();
     }
 
-    /** The destination GID (16 bytes), or null when routing by LID only. */
+    /**
+     * The destination GID.
+     *
+     * @return a fresh copy of the 16 bytes, or null when routing by LID only
+     */
     public byte[] destGid() {
         return destGid == null ? null : destGid.clone();
     }
 
+    /**
+     * Whether the global route header is on (a destination GID is set).
+     *
+     * @return true with a GID
+     */
     public boolean isGlobal() {
         return destGid != null;
     }
 
+    /**
+     * The destination LID (InfiniBand).
+     *
+     * @return 0..0xFFFF; 0 on RoCE
+     */
     public int destLid() {
         return destLid;
     }
 
+    /**
+     * The service level.
+     *
+     * @return 0..15
+     */
     public int serviceLevel() {
         return serviceLevel;
     }
 
+    /**
+     * Index of the local GID to send from (global routes only).
+     *
+     * @return 0..255
+     */
     public int sourceGidIndex() {
         return sourceGidIndex;
     }
 
+    /**
+     * The GRH hop limit (IP TTL on RoCE v2).
+     *
+     * @return 0..255, 64 by default
+     */
     public int hopLimit() {
         return hopLimit;
     }
 
+    /**
+     * The GRH traffic class (IP DSCP/ECN bits on RoCE v2).
+     *
+     * @return 0..255
+     */
     public int trafficClass() {
         return trafficClass;
     }
 
+    /**
+     * The GRH flow label.
+     *
+     * @return 0..0xFFFFF
+     */
     public int flowLabel() {
         return flowLabel;
     }
 
+    /**
+     * The local port the peer is reached through.
+     *
+     * @return the port number, from 1
+     */
     public int port() {
         return port;
     }
@@ -134,6 +191,7 @@ public final class AddressVector {
         return Arrays.hashCode(destGid) * 31 + destLid * 17 + port;
     }
 
+    /** Builds an {@link AddressVector}; each setter checks its range at once. Not thread-safe. */
     public static final class Builder {
         private byte[] destGid;
         private int destLid;
@@ -146,7 +204,13 @@ public final class AddressVector {
 
         private Builder() {}
 
-        /** The peer's 16-byte GID; turns the global route header on. */
+        /**
+         * The peer's 16-byte GID; turns the global route header on.
+         *
+         * @param gid the GID (copied), or null to route by LID only
+         * @return this builder
+         * @throws IllegalArgumentException if {@code gid} is not 16 bytes
+         */
         public Builder destGid(byte[] gid) {
             if (gid != null && gid.length != 16) {
                 throw new IllegalArgumentException("a GID has 16 bytes, got " + gid.length);
@@ -155,42 +219,95 @@ public final class AddressVector {
             return this;
         }
 
+        /**
+         * The destination LID (InfiniBand).
+         *
+         * @param lid 0..0xFFFF
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder destLid(int lid) {
             this.destLid = range("destination LID", lid, 0, 0xFFFF);
             return this;
         }
 
+        /**
+         * The service level.
+         *
+         * @param sl 0..15
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder serviceLevel(int sl) {
             this.serviceLevel = range("service level", sl, 0, 15);
             return this;
         }
 
-        /** Index of our own GID to send from (the RoCE version and IP version follow from it). */
+        /**
+         * Index of our own GID to send from (the RoCE version and IP version follow from it).
+         *
+         * @param index 0..255, a populated entry of the port's GID table
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder sourceGidIndex(int index) {
             this.sourceGidIndex = range("source GID index", index, 0, 255);
             return this;
         }
 
+        /**
+         * The GRH hop limit (IP TTL on RoCE v2).
+         *
+         * @param hops 0..255
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder hopLimit(int hops) {
             this.hopLimit = range("hop limit", hops, 0, 255);
             return this;
         }
 
+        /**
+         * The GRH traffic class.
+         *
+         * @param tc 0..255
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder trafficClass(int tc) {
             this.trafficClass = range("traffic class", tc, 0, 255);
             return this;
         }
 
+        /**
+         * The GRH flow label.
+         *
+         * @param label 0..0xFFFFF
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder flowLabel(int label) {
             this.flowLabel = range("flow label", label, 0, 0xFFFFF);
             return this;
         }
 
+        /**
+         * The local port.
+         *
+         * @param port 1..255
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
         public Builder port(int port) {
             this.port = range("port", port, 1, 255);
             return this;
         }
 
+        /**
+         * Builds the address vector from the values set so far.
+         *
+         * @return a new immutable address vector
+         */
         public AddressVector build() {
             return new AddressVector(this);
         }

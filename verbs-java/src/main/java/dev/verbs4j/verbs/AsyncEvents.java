@@ -12,7 +12,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Delivers a context's async events (ibv_get_async_event, then ibv_ack_async_event after the
- * listener returns) on a daemon thread until closed. Close it before the context.
+ * listener returns) on a daemon thread until closed, from
+ * {@link Context#asyncEvents(AsyncEventListener)}.
+ *
+ * <p><b>Ownership.</b> The caller owns it and closes it before the {@link Context} (the context
+ * refuses to close while it runs). Closing stops the thread, which notices within about 100 ms,
+ * and waits for it up to 5 s; do not call it from the listener. Start one per context: two
+ * readers would split the device's events between them.
+ *
+ * <p><b>Threads.</b> The listener runs on the reader's own thread, one event at a time; close may
+ * be called from any other thread.
  */
 public final class AsyncEvents extends NativeObject {
     private static final Logger LOG = LoggerFactory.getLogger(AsyncEvents.class);

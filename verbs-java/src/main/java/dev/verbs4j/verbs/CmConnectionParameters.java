@@ -9,12 +9,13 @@ import java.util.HexFormat;
 
 /**
  * {@code struct rdma_conn_param}: what is sent with connect/accept, and what a connect request or
- * an established connection reports about the peer.
+ * an established connection reports about the peer. An immutable value (the private data is copied
+ * in and out), safe to share between threads.
  *
  * @param privateData        bytes passed to the peer; received data may be longer than what was
  *                           sent, padded with zeros (the transport fixes the message size)
- * @param responderResources RDMA reads/atomics the local side accepts from the peer at once
- * @param initiatorDepth     RDMA reads/atomics the local side issues to the peer at once
+ * @param responderResources RDMA reads/atomics the local side accepts from the peer at once, 0..255
+ * @param initiatorDepth     RDMA reads/atomics the local side issues to the peer at once, 0..255
  * @param flowControl        whether hardware flow control is available
  * @param retryCount         transport retries on timeout, 0..7
  * @param rnrRetryCount      retries after receiver-not-ready, 0..7 (7 = retry forever)
@@ -25,6 +26,11 @@ public record CmConnectionParameters(byte[] privateData, int responderResources,
                                      boolean flowControl, int retryCount, int rnrRetryCount, boolean srq,
                                      int qpNumber) {
 
+    /**
+     * Copies the private data (null means none) and checks the ranges.
+     *
+     * @throws IllegalArgumentException if the private data exceeds 255 bytes or a count is out of range
+     */
     public CmConnectionParameters {
         privateData = privateData == null ? new byte[0] : privateData.clone();
         if (privateData.length > 255) {
@@ -36,31 +42,70 @@ public record CmConnectionParameters(byte[] privateData, int responderResources,
         requireRange("rnrRetryCount", rnrRetryCount, 7);
     }
 
-    /** One outstanding RDMA read each way, 7 retries of each kind, no private data. */
+    /**
+     * One outstanding RDMA read each way, 7 retries of each kind, no private data.
+     *
+     * @return the defaults
+     */
     public static CmConnectionParameters defaults() {
         return new CmConnectionParameters(new byte[0], 1, 1, false, 7, 7, false, 0);
     }
 
+    /**
+     * The private data.
+     *
+     * @return a fresh copy, possibly empty, never null
+     */
     @Override
     public byte[] privateData() {
         return privateData.clone();
     }
 
+    /**
+     * A copy with other private data. The port space limits it further at connect/accept time (TCP:
+     * 56 bytes for connect, 196 for accept).
+     *
+     * @param data the bytes for the peer, or null for none
+     * @return the copy
+     * @throws IllegalArgumentException if {@code data} exceeds 255 bytes
+     */
     public CmConnectionParameters withPrivateData(byte[] data) {
         return new CmConnectionParameters(data, responderResources, initiatorDepth, flowControl, retryCount,
                 rnrRetryCount, srq, qpNumber);
     }
 
+    /**
+     * A copy with other RDMA read/atomic depths.
+     *
+     * @param responderResources reads/atomics accepted from the peer at once, 0..255
+     * @param initiatorDepth     reads/atomics issued to the peer at once, 0..255
+     * @return the copy
+     * @throws IllegalArgumentException if a value is out of range
+     */
     public CmConnectionParameters withRdmaReads(int responderResources, int initiatorDepth) {
         return new CmConnectionParameters(privateData, responderResources, initiatorDepth, flowControl, retryCount,
                 rnrRetryCount, srq, qpNumber);
     }
 
+    /**
+     * A copy with other retry counts.
+     *
+     * @param retryCount    transport retries on timeout, 0..7
+     * @param rnrRetryCount retries after receiver-not-ready, 0..7 (7 = forever)
+     * @return the copy
+     * @throws IllegalArgumentException if a value is out of range
+     */
     public CmConnectionParameters withRetries(int retryCount, int rnrRetryCount) {
         return new CmConnectionParameters(privateData, responderResources, initiatorDepth, flowControl, retryCount,
                 rnrRetryCount, srq, qpNumber);
     }
 
+    /**
+     * A copy with the flow-control flag set.
+     *
+     * @param flowControl whether hardware flow control is available
+     * @return the copy
+     */
     public CmConnectionParameters withFlowControl(boolean flowControl) {
         return new CmConnectionParameters(privateData, responderResources, initiatorDepth, flowControl, retryCount,
                 rnrRetryCount, srq, qpNumber);

@@ -8,25 +8,41 @@ import java.util.HexFormat;
 
 /**
  * {@code struct rdma_ud_param}: how to reach the peer of a datagram (UDP port space) id, reported
- * with ESTABLISHED and MULTICAST_JOIN.
+ * with ESTABLISHED and MULTICAST_JOIN. An immutable value (arrays are copied in and out).
  *
- * @param privateData the peer's private data (may be zero-padded)
- * @param qpNumber    the remote QP number to send to
- * @param qkey        the Q_Key to send with
+ * @param privateData             the peer's private data (may be zero-padded)
+ * @param qpNumber                the remote QP number to send to
+ * @param qkey                    the Q_Key to send with
+ * @param addressHandleAttributes the raw {@code struct ibv_ah_attr} to create an address handle
+ *                                for the peer from
  */
 public record CmDatagramParameters(byte[] privateData, int qpNumber, int qkey, byte[] addressHandleAttributes) {
 
+    /**
+     * Copies both arrays.
+     *
+     * @throws NullPointerException if an array is null
+     */
     public CmDatagramParameters {
         privateData = privateData.clone();
         addressHandleAttributes = addressHandleAttributes.clone();
     }
 
+    /**
+     * The peer's private data.
+     *
+     * @return a fresh copy (may be zero-padded)
+     */
     @Override
     public byte[] privateData() {
         return privateData.clone();
     }
 
-    /** The raw {@code struct ibv_ah_attr} to create an address handle for the peer from. */
+    /**
+     * The raw {@code struct ibv_ah_attr} to create an address handle for the peer from.
+     *
+     * @return a fresh copy, {@code sizeof(struct ibv_ah_attr)} bytes
+     */
     @Override
     public byte[] addressHandleAttributes() {
         return addressHandleAttributes.clone();

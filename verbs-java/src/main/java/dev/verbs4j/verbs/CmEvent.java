@@ -16,7 +16,11 @@ package dev.verbs4j.verbs;
 public record CmEvent(CmEventType type, int status, CmId id, CmId listenId, CmConnectionParameters connection,
                       CmDatagramParameters datagram) {
 
-    /** The private data the peer sent with this event (possibly zero-padded), or an empty array. */
+    /**
+     * The private data the peer sent with this event.
+     *
+     * @return a fresh copy (possibly zero-padded), or an empty array when the event carries none
+     */
     public byte[] privateData() {
         if (connection != null) {
             return connection.privateData();
@@ -24,7 +28,11 @@ public record CmEvent(CmEventType type, int status, CmId id, CmId listenId, CmCo
         return datagram != null ? datagram.privateData() : new byte[0];
     }
 
-    /** E.g. {@code ESTABLISHED}, {@code REJECTED (status 8: invalid service ID)}. */
+    /**
+     * The event type with its status in words.
+     *
+     * @return e.g. {@code ESTABLISHED}, {@code REJECTED (status 8: invalid service ID)}
+     */
     public String describe() {
         return status == 0 ? type.name() : type.name() + " (" + CmStatus.describe(type, status) + ")";
     }

@@ -21,11 +21,14 @@ import java.util.function.Predicate;
 /**
  * {@code struct rdma_event_channel}: where the events of the {@link CmId}s created on it arrive.
  * Every event is copied and acknowledged as soon as it is read, so no id's destruction ever
- * waits on an unacknowledged event. Several threads may wait at once, each for its own ids: one
- * of them reads the fd and keeps the events of other ids, in order, for their waiters.
+ * waits on an unacknowledged event.
  *
- * <p>A channel closes only after all its ids, including those of connect requests that were
- * read but never taken: accept or reject and close each of them.
+ * <p><b>Threads.</b> Several threads may wait at once, each for its own ids: one of them reads the
+ * fd and keeps the events of other ids, in order, for their waiters.
+ *
+ * <p><b>Ownership.</b> The caller owns the channel and closes it last. A channel closes only after
+ * all its ids (it throws {@link IllegalStateException} otherwise), including those of connect
+ * requests that were read but never taken: accept or reject and close each of them.
  */
 public final class CmEventChannel extends NativeObject {
     private static final MethodHandle CREATE =
@@ -50,7 +53,12 @@ public final class CmEventChannel extends NativeObject {
         this.fd = rdma_event_channel.fd(channel);
     }
 
-    /** {@code rdma_create_event_channel}. */
+    /**
+     * {@code rdma_create_event_channel}.
+     *
+     * @return the new channel, owned by the caller
+     * @throws VerbsException if librdmacm cannot create it (e.g. no rdma_cm support in the kernel)
+     */
     public static CmEventChannel create() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -69,17 +77,37 @@ public final class CmEventChannel extends NativeObject {
         }
     }
 
-    /** {@code rdma_create_id}: a new id whose events arrive on this channel. */
+    /**
+     * {@code rdma_create_id}: a new id whose events arrive on this channel.
+     *
+     * @param portSpace TCP for RC connections, UDP for UD
+     * @return the new id, owned by the caller, who closes it before this channel
+     * @throws NullPointerException if {@code portSpace} is null
+     * @throws IllegalStateException if this channel is closed
+     * @throws VerbsException if the verb fails
+     */
     public CmId createId(CmPortSpace portSpace) {
         return CmId.create(this, portSpace);
     }
 
-    /** The channel's file descriptor, for callers that multiplex it themselves. */
+    /**
+     * The channel's file descriptor, for callers that multiplex it themselves.
+     *
+     * @return the fd; owned by the channel and closed with it
+     */
     public int fd() {
         return fd;
     }
 
-    /** The next event of any id on this channel, or null when none arrives within {@code timeout}. */
+    /**
+     * The next event of any id on this channel, or null when none arrives within {@code timeout}.
+     * Events already kept for an id's waiter come first.
+     *
+     * @param timeout how long to wait, positive
+     * @return the event (already acknowledged), or null on timeout
+     * @throws IllegalStateException if this channel is closed
+     * @throws VerbsException if reading the event fails
+     */
     public CmEvent next(Duration timeout) {
         return nextMatching(event -> true, timeout);
     }

@@ -5,8 +5,10 @@ import java.time.Duration;
 /**
  * A connection-manager operation did not end as expected: another event came instead, or none
  * came in time. For errno statuses (ADDR_ERROR, UNREACHABLE...) {@link #errno()} carries it.
+ * Immutable; the unexpected event is not serialized.
  */
 public final class CmException extends VerbsException {
+    /** The event waited for. */
     private final CmEventType expected;
     private final transient CmEvent actual;
 
@@ -29,16 +31,29 @@ public final class CmException extends VerbsException {
                 expected, null);
     }
 
-    /** The event that was waited for. */
+    /**
+     * The event that was waited for.
+     *
+     * @return the expected event type
+     */
     public CmEventType expected() {
         return expected;
     }
 
-    /** The event that came instead, or null when none came in time. */
+    /**
+     * The event that came instead, or null when none came in time.
+     *
+     * @return the unexpected event (already acknowledged), or null on timeout
+     */
     public CmEvent actual() {
         return actual;
     }
 
+    /**
+     * Whether no event came in time.
+     *
+     * @return true when {@link #actual()} is null
+     */
     public boolean timedOut() {
         return actual == null;
     }

@@ -16,13 +16,24 @@ import java.util.Objects;
 
 /**
  * {@code struct rdma_cm_id}: one end of an rdma_cm connection, addressed by IP and port like a
- * socket. The {@code start*} methods only issue the request; the others also wait, within a
- * timeout, for the event that completes it and throw {@link CmException} when another comes.
- * Closing an id destroys its QP first.
+ * socket, from {@link CmEventChannel#createId(CmPortSpace)} or a connect request's
+ * {@link CmEvent#id()}. The {@code start*} methods only issue the request; the others also wait,
+ * within a timeout, for the event that completes it and throw {@link CmException} when another
+ * comes.
  *
  * <p>Client: {@link #resolveAddress}, {@link #resolveRoute}, {@link #createQueuePair},
  * {@link #connect}. Server: {@link #bind}, {@link #listen}, {@link #awaitConnectRequest}, then on
  * the new id of the request: {@link #createQueuePair}, {@link #accept} (or {@link #reject}).
+ *
+ * <p><b>Ownership.</b> The caller owns every id, including those that connect requests deliver,
+ * and closes each before the {@link CmEventChannel}. Closing an id destroys its QP first (the QP
+ * may also be closed on its own before). The id's {@link Context} belongs to librdmacm; the PD,
+ * CQs and completion channel the caller makes on it are the caller's: close them after the id's
+ * QP (or after the id, which closes it).
+ *
+ * <p><b>Threads.</b> Calls on one id may come from several threads, but events are per id: two
+ * threads awaiting events of the same id would take each other's. Different ids of one channel
+ * may be awaited from different threads.
  */
 public final class CmId extends NativeObject {
     private static final MethodHandle CREATE_ID = NativeLibraries.rdmacm("rdma_create_id", Rdma.rdma_create_id$descriptor());
@@ -69,15 +80,31 @@ public final class CmId extends NativeObject {
         }
     }
 
+    /**
+     * The channel this id's events arrive on.
+     *
+     * @return the channel (not owned by the id)
+     */
     public CmEventChannel channel() {
         return channel;
     }
 
+    /**
+     * The port space the id was created in.
+     *
+     * @return TCP (RC), UDP (UD), IPOIB or IB
+     */
     public CmPortSpace portSpace() {
         return portSpace;
     }
 
-    /** {@code rdma_bind_addr}: port 0 picks a free port; the wildcard address binds to no device yet. */
+    /**
+     * {@code rdma_bind_addr}: port 0 picks a free port; the wildcard address binds to no device yet.
+     *
+     * @param local the local address and port to bind to
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the bind fails (EADDRINUSE, EADDRNOTAVAIL...)
+     */
     public void bind(InetSocketAddress local) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -88,7 +115,16 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** {@code rdma_resolve_addr}; ADDR_RESOLVED or ADDR_ERROR follows. {@code source} may be null. */
+    /**
+     * {@code rdma_resolve_addr}; ADDR_RESOLVED or ADDR_ERROR follows. {@code source} may be null.
+     *
+     * @param source      the local address to use, or null to let routing choose
+     * @param destination the peer's address and port
+     * @param timeout how long to wait, positive
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued
+     */
     public void startResolveAddress(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -101,13 +137,31 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** Resolves {@code destination} to a local device and port; this binds the id to that device. */
+    /**
+     * Resolves {@code destination} to a local device and port and waits for ADDR_RESOLVED; this binds
+     * the id to that device.
+     *
+     * @param source      the local address to use, or null to let routing choose
+     * @param destination the peer's address and port
+     * @param timeout how long to wait, positive (librdmacm's own timeout; the wait adds two seconds)
+     * @throws CmException if ADDR_ERROR or another event comes, or none in time
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued
+     */
     public void resolveAddress(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
         startResolveAddress(source, destination, timeout);
         await(CmEventType.ADDR_RESOLVED, timeout.plus(SLACK), "rdma_resolve_addr");
     }
 
-    /** {@code rdma_resolve_route}; ROUTE_RESOLVED or ROUTE_ERROR follows. */
+    /**
+     * {@code rdma_resolve_route}; ROUTE_RESOLVED or ROUTE_ERROR follows.
+     *
+     * @param timeout how long to wait, positive
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued (e.g. the address is not resolved)
+     */
     public void startResolveRoute(Duration timeout) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -118,12 +172,27 @@ public final class CmId extends NativeObject {
         }
     }
 
+    /**
+     * Resolves the route to the resolved address and waits for ROUTE_RESOLVED.
+     *
+     * @param timeout how long to wait, positive (librdmacm's own timeout; the wait adds two seconds)
+     * @throws CmException if ROUTE_ERROR or another event comes, or none in time
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued
+     */
     public void resolveRoute(Duration timeout) {
         startResolveRoute(timeout);
         await(CmEventType.ROUTE_RESOLVED, timeout.plus(SLACK), "rdma_resolve_route");
     }
 
-    /** {@code rdma_listen}: connect requests arrive as CONNECT_REQUEST events with a new id each. */
+    /**
+     * {@code rdma_listen}: connect requests arrive as CONNECT_REQUEST events with a new id each.
+     *
+     * @param backlog pending connect requests the kernel queues; 0 or less takes the kernel's maximum
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the id is not bound or cannot listen
+     */
     public void listen(int backlog) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -134,12 +203,27 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** The next connection request on this listening id; its {@link CmEvent#id()} is the new id. */
+    /**
+     * The next connection request on this listening id; its {@link CmEvent#id()} is the new id.
+     *
+     * @param timeout how long to wait, positive
+     * @return the CONNECT_REQUEST event; the caller owns its new id and must accept or reject, then
+     *         close it
+     * @throws CmException if another event comes, or none in time
+     * @throws IllegalStateException if the id is closed
+     */
     public CmEvent awaitConnectRequest(Duration timeout) {
         return await(CmEventType.CONNECT_REQUEST, timeout, "rdma_listen");
     }
 
-    /** {@code rdma_connect}; ESTABLISHED, or REJECTED / UNREACHABLE / CONNECT_ERROR follows. */
+    /**
+     * {@code rdma_connect}; ESTABLISHED, or REJECTED / UNREACHABLE / CONNECT_ERROR follows.
+     *
+     * @param parameters private data, responder resources, retry counts
+     * @throws IllegalArgumentException if the private data is too long for the port space
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued (EINVAL on a port without QP1 says so)
+     */
     public void startConnect(CmConnectionParameters parameters) {
         CmPrivateData.check(parameters.privateData(), portSpace, CmPrivateData.Message.CONNECT);
         try (Arena arena = Arena.ofConfined()) {
@@ -161,13 +245,30 @@ public final class CmId extends NativeObject {
                 : new VerbsException("cannot connect to " + peerAddress(), "rdma_connect", errno, cause);
     }
 
-    /** Connects and waits for ESTABLISHED; the returned event carries the server's private data. */
+    /**
+     * Connects and waits for ESTABLISHED; the returned event carries the server's private data.
+     *
+     * @param parameters private data, responder resources, retry counts
+     * @param timeout how long to wait, positive
+     * @return the ESTABLISHED event
+     * @throws CmException if the server rejects, the peer is unreachable, or nothing comes in time
+     * @throws IllegalArgumentException if the private data is too long for the port space
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the request cannot be issued
+     */
     public CmEvent connect(CmConnectionParameters parameters, Duration timeout) {
         startConnect(parameters);
         return await(CmEventType.ESTABLISHED, timeout, "rdma_connect");
     }
 
-    /** {@code rdma_accept} on the id of a connect request; ESTABLISHED follows. */
+    /**
+     * {@code rdma_accept} on the id of a connect request; ESTABLISHED follows.
+     *
+     * @param parameters private data for the client, responder resources
+     * @throws IllegalArgumentException if the private data is too long for the port space
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the accept fails
+     */
     public void startAccept(CmConnectionParameters parameters) {
         CmPrivateData.check(parameters.privateData(), portSpace, CmPrivateData.Message.ACCEPT);
         try (Arena arena = Arena.ofConfined()) {
@@ -179,13 +280,30 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** Accepts and waits until the client confirms (ESTABLISHED). */
+    /**
+     * Accepts and waits until the client confirms (ESTABLISHED).
+     *
+     * @param parameters private data for the client, responder resources
+     * @param timeout how long to wait, positive
+     * @return the ESTABLISHED event
+     * @throws CmException if another event comes, or none in time
+     * @throws IllegalArgumentException if the private data is too long for the port space
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the accept fails
+     */
     public CmEvent accept(CmConnectionParameters parameters, Duration timeout) {
         startAccept(parameters);
         return await(CmEventType.ESTABLISHED, timeout, "rdma_accept");
     }
 
-    /** {@code rdma_reject} on the id of a connect request; close the id afterwards. */
+    /**
+     * {@code rdma_reject} on the id of a connect request; close the id afterwards.
+     *
+     * @param privateData what the client's REJECTED event carries, or null for none
+     * @throws IllegalArgumentException if the private data is too long for the port space
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the reject fails
+     */
     public void reject(byte[] privateData) {
         byte[] data = privateData == null ? new byte[0] : privateData;
         CmPrivateData.check(data, portSpace, CmPrivateData.Message.REJECT);
@@ -199,7 +317,12 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** {@code rdma_disconnect}: moves the QP to the error state; DISCONNECTED follows on both ends. */
+    /**
+     * {@code rdma_disconnect}: moves the QP to the error state; DISCONNECTED follows on both ends.
+     *
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the id is not connected
+     */
     public void startDisconnect() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -210,13 +333,26 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** Disconnects and waits for DISCONNECTED. */
+    /**
+     * Disconnects and waits for DISCONNECTED.
+     *
+     * @param timeout how long to wait, positive
+     * @throws CmException if another event comes, or none in time
+     * @throws IllegalStateException if the id is closed
+     * @throws VerbsException if the id is not connected
+     */
     public void disconnect(Duration timeout) {
         startDisconnect();
         awaitDisconnected(timeout);
     }
 
-    /** Waits until the peer (or this end) has disconnected. */
+    /**
+     * Waits until the peer (or this end) has disconnected.
+     *
+     * @param timeout how long to wait, positive
+     * @throws CmException if another event comes, or none in time
+     * @throws IllegalStateException if the id is closed
+     */
     public void awaitDisconnected(Duration timeout) {
         await(CmEventType.DISCONNECTED, timeout, "rdma_disconnect");
     }
@@ -224,6 +360,12 @@ public final class CmId extends NativeObject {
     /**
      * The next event of this id, which must be {@code expected}; throws CmException naming the event
      * that came instead, or that none came within {@code timeout}.
+     *
+     * @param expected the event type waited for
+     * @param timeout how long to wait, positive
+     * @return the event (already acknowledged)
+     * @throws CmException if another event comes, or none in time
+     * @throws IllegalStateException if the id is closed
      */
     public CmEvent await(CmEventType expected, Duration timeout) {
         return await(expected, timeout, "rdma_get_cm_event");
@@ -240,7 +382,13 @@ public final class CmId extends NativeObject {
         return event;
     }
 
-    /** The next event of this id (events of other ids on the channel are kept for them), or null. */
+    /**
+     * The next event of this id (events of other ids on the channel are kept for them), or null.
+     *
+     * @param timeout how long to wait, positive
+     * @return the event (already acknowledged), or null when none came in time
+     * @throws IllegalStateException if the id or its channel is closed
+     */
     public CmEvent nextEvent(Duration timeout) {
         handle();
         return channel.nextFor(this, timeout);
@@ -251,6 +399,14 @@ public final class CmId extends NativeObject {
      * RTS itself during connect/accept. Create it after resolving the route (client) or on the id
      * of a connect request (server), with a PD and CQs from {@link #context()}. Closing the id
      * closes the QP.
+     *
+     * @param pd   a PD allocated from {@link #context()}
+     * @param init type (RC for TCP, UD for UDP/IPOIB), CQs and queue sizes
+     * @return the QP, owned by this id (closing it early is allowed); close it before {@code pd} and its CQs
+     * @throws IllegalStateException if the id already has an open QP, is not bound to a device, or is closed
+     * @throws IllegalArgumentException if the QP type does not fit the port space or {@code pd} is on
+     *         another device
+     * @throws VerbsException if the verb fails
      */
     public QueuePair createQueuePair(ProtectionDomain pd, QpInitAttributes init) {
         MemorySegment id = handle();
@@ -294,7 +450,11 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** The QP made by {@link #createQueuePair}, or null. */
+    /**
+     * The QP made by {@link #createQueuePair}.
+     *
+     * @return the QP, or null when there is none or it was closed
+     */
     public QueuePair queuePair() {
         QueuePair qp = queuePair;
         return qp == null || qp.isClosed() ? null : qp;
@@ -320,12 +480,22 @@ public final class CmId extends NativeObject {
         }
     }
 
-    /** The local address, once bound or resolved; null before. */
+    /**
+     * The local address, once bound or resolved.
+     *
+     * @return the address, or null before
+     * @throws IllegalStateException if the id is closed
+     */
     public InetSocketAddress localAddress() {
         return CmSocketAddresses.fromNative(rdma_addr.src_storage(address()));
     }
 
-    /** The peer's address, once resolved or connected; null before. */
+    /**
+     * The peer's address, once resolved or connected.
+     *
+     * @return the address, or null before
+     * @throws IllegalStateException if the id is closed
+     */
     public InetSocketAddress peerAddress() {
         return CmSocketAddresses.fromNative(rdma_addr.dst_storage(address()));
     }
@@ -337,13 +507,20 @@ public final class CmId extends NativeObject {
     /**
      * The device this id is bound to (after resolving an address, binding to a device's address,
      * or on a connect request), or null. librdmacm owns it: closing it is allowed but not needed.
+     *
+     * @return a context borrowed from librdmacm, or null before the id is bound to a device
      */
     public Context context() {
         MemorySegment verbs = rdma_cm_id.verbs(handle());
         return CmNative.isNull(verbs) ? null : CmDeviceContexts.of(verbs);
     }
 
-    /** The device port this id is bound to, or 0 before it is bound to a device. */
+    /**
+     * The device port this id is bound to, or 0 before it is bound to a device.
+     *
+     * @return the port number, from 1, or 0
+     * @throws IllegalStateException if the id is closed
+     */
     public int port() {
         return Byte.toUnsignedInt(rdma_cm_id.port_num(handle()));
     }

@@ -19,12 +19,20 @@ public enum CmPortSpace {
         this.value = value;
     }
 
-    /** The RDMA_PS_* value. */
+    /**
+     * The RDMA_PS_* value.
+     *
+     * @return the C enum value
+     */
     public int value() {
         return value;
     }
 
-    /** True for the port spaces whose events carry datagram (UD) rather than connection parameters. */
+    /**
+     * True for the port spaces whose events carry datagram (UD) rather than connection parameters.
+     *
+     * @return whether this is UDP or IPOIB
+     */
     public boolean isDatagram() {
         return this == UDP || this == IPOIB;
     }

@@ -10,6 +10,7 @@ import java.util.Optional;
  * QP1 (the GSI QP that carries CM messages). Linux 7.3's rxe loses QP1 when the device is moved to
  * another network namespace ("Couldn't create ib_mad QP1"): plain verbs still work there, rdma_cm
  * does not, and {@code rdma_connect} fails with EINVAL. Reads the calling thread's {@code /sys}.
+ * Stateless and thread-safe.
  */
 public final class CmPortSupport {
     private static final Path CLASS = Path.of("/sys/class/infiniband");
@@ -18,7 +19,13 @@ public final class CmPortSupport {
 
     private CmPortSupport() {}
 
-    /** Why rdma_cm cannot work on this port, or empty when it can (or when sysfs cannot tell). */
+    /**
+     * Why rdma_cm cannot work on this port, or empty when it can (or when sysfs cannot tell).
+     *
+     * @param device the RDMA device name, e.g. {@code rxe0}
+     * @param port   the port number, from 1
+     * @return a sentence naming the problem, or empty
+     */
     public static Optional<String> problem(String device, int port) {
         Path dir = CLASS.resolve(device).resolve("ports").resolve(Integer.toString(port));
         // before Linux 5.14 the counters lived in /sys/class/infiniband_cm instead: nothing to tell from ports/N

@@ -12,8 +12,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code struct ibv_comp_channel}: a file descriptor that becomes readable when an armed CQ
- * gets a completion. Event mode: arm, poll the CQ empty, wait here, then poll again.
- * One thread waits on a channel at a time.
+ * gets a completion, from {@link Context#createCompletionChannel()}. Event mode: arm, poll the CQ
+ * empty, wait here, then poll again.
+ *
+ * <p><b>Ownership.</b> The caller owns it. CQs bound to it do not close it; close them first
+ * (while any is open, close fails with a {@link VerbsException}, EBUSY, and the channel stays
+ * open), then the channel, then the {@link Context}.
+ *
+ * <p><b>Threads.</b> One thread waits on a channel at a time ({@link #await(Duration)} and
+ * {@link #takeEvent()} share scratch memory); {@link #wakeup()} may be called from any thread.
+ * Waiting allocates nothing.
  */
 public final class CompletionChannel extends NativeObject {
     private static final MethodHandle CREATE =
@@ -56,21 +64,37 @@ public final class CompletionChannel extends NativeObject {
         }
     }
 
-    /** The channel's file descriptor, for callers that multiplex it themselves. */
+    /**
+     * The channel's file descriptor, for callers that multiplex it themselves (epoll, poll).
+     *
+     * @return the fd; owned by the channel and closed with it, so do not close it yourself
+     */
     public int fd() {
         return fd;
     }
 
     /**
      * Waits for the next CQ event and returns the CQ it belongs to, or null when {@code timeout}
-     * passes first. The event is counted for acknowledgement by that CQ; re-arm it before
-     * waiting again.
+     * passes first or {@link #wakeup()} is called. The event is counted for acknowledgement by that
+     * CQ; re-arm it before waiting again.
+     *
+     * @param timeout how long to wait at most, or null to wait forever
+     * @return the CQ that has a completion, or null on timeout or wakeup
+     * @throws IllegalStateException if this channel is closed, or the event names a CQ not created on it
+     * @throws VerbsException if reading the event fails
      */
     public CompletionQueue await(Duration timeout) {
         return await(timeout == null ? -1 : timeout.toNanos());
     }
 
-    /** {@link #await(Duration)} without the Duration: {@code timeoutNanos < 0} waits forever. Allocates nothing. */
+    /**
+     * {@link #await(Duration)} without the Duration. Allocates nothing.
+     *
+     * @param timeoutNanos how long to wait at most in nanoseconds; negative waits forever
+     * @return the CQ that has a completion, or null on timeout or wakeup
+     * @throws IllegalStateException if this channel is closed, or the event names a CQ not created on it
+     * @throws VerbsException if reading the event fails
+     */
     public CompletionQueue await(long timeoutNanos) {
         if (!FileDescriptors.waitReadable(fd, wakeFd, timeoutNanos, pollScratch)) {
             FileDescriptors.drain(wakeFd, wakeDrain);
@@ -81,7 +105,7 @@ public final class CompletionChannel extends NativeObject {
 
     /**
      * Ends a blocked {@link #await} at once (it returns null), from any thread; with no await
-     * blocked, the next one returns null at once.
+     * blocked, the next one returns null at once. Allocates nothing.
      */
     public void wakeup() {
         FileDescriptors.signal(wakeFd, wakeOne);
@@ -91,6 +115,10 @@ public final class CompletionChannel extends NativeObject {
      * Takes the next CQ event without waiting, for a loop that waits on {@link #fd()} itself with
      * the fd set O_NONBLOCK: the CQ it belongs to (counted for acknowledgement, as in await), or
      * null when no event is pending. Allocates nothing.
+     *
+     * @return the CQ that has a completion, or null when no event is pending
+     * @throws IllegalStateException if this channel is closed, or the event names a CQ not created on it
+     * @throws VerbsException if {@code ibv_get_cq_event} fails with anything but EAGAIN
      */
     public CompletionQueue takeEvent() {
         int rc;

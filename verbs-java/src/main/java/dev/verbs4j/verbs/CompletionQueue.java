@@ -7,9 +7,21 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code struct ibv_cq}: where work completions arrive. Closing it while other threads poll is
- * safe: each poll holds the CQ open for its call (see {@link NativeObject}), the close waits for
- * polls in progress, and later polls throw {@link IllegalStateException}.
+ * {@code struct ibv_cq}: where work completions arrive, from
+ * {@link Context#createCompletionQueue(int)}.
+ *
+ * <p><b>Ownership.</b> The caller owns it. QPs and SRQs that complete into it do not close it:
+ * close them first (close refuses while they are open), then the CQ, then its
+ * {@link CompletionChannel} if it has one, then the {@link Context}. Events taken from the channel
+ * and not yet acknowledged are acknowledged by close.
+ *
+ * <p><b>Threads.</b> Polls may come from several threads (the provider locks the CQ), each with
+ * its own {@link WorkCompletions}. Closing it while other threads poll is safe: each poll holds the
+ * CQ open for its call (see {@code NativeObject}), the close waits for polls in progress, and later
+ * polls throw {@link IllegalStateException}.
+ *
+ * <p><b>Hot path.</b> {@link #poll(WorkCompletions)} allocates nothing: it calls the provider's
+ * poll function directly into the batch's native array.
  */
 public final class CompletionQueue extends NativeObject {
     private static final MethodHandle CREATE_CQ = NativeLibraries.verbs("ibv_create_cq", Rdma.ibv_create_cq$descriptor());
@@ -65,18 +77,32 @@ public final class CompletionQueue extends NativeObject {
         }
     }
 
+    /**
+     * The device this CQ was created on.
+     *
+     * @return its context (not owned by the CQ)
+     */
     public Context context() {
         return context;
     }
 
-    /** Entries the provider actually allocated (at least what was asked for). */
+    /**
+     * Entries the provider actually allocated (at least what was asked for).
+     *
+     * @return {@code ibv_cq.cqe}, the number of completions it holds before it overruns
+     */
     public int capacity() {
         return capacity;
     }
 
     /**
-     * Polls up to {@code batch.capacity()} completions into {@code batch}; returns how many
-     * (0 when the CQ is empty). Allocates nothing.
+     * Polls up to {@code batch.capacity()} completions into {@code batch} ({@code ibv_poll_cq});
+     * returns how many (0 when the CQ is empty). Allocates nothing.
+     *
+     * @param batch where the completions are written; its previous contents are replaced
+     * @return the number of completions taken, 0 to {@code batch.capacity()}; also {@code batch.count()}
+     * @throws IllegalStateException if this CQ or the batch is closed
+     * @throws VerbsException if the provider reports an error (the CQ overran or the device failed)
      */
     public int poll(WorkCompletions batch) {
         return poll(batch, batch.capacity());
@@ -86,6 +112,13 @@ public final class CompletionQueue extends NativeObject {
      * Polls up to {@code max} completions (1..{@code batch.capacity()}) into {@code batch}, like
      * ibv_poll_cq's num_entries: a consumer that expects a known number takes no more than that
      * and leaves later completions on the CQ. Allocates nothing.
+     *
+     * @param batch where the completions are written; its previous contents are replaced
+     * @param max   the most completions to take, 1 to {@code batch.capacity()}
+     * @return the number of completions taken, 0 to {@code max}; also {@code batch.count()}
+     * @throws IllegalArgumentException if {@code max} is outside 1..{@code batch.capacity()}
+     * @throws IllegalStateException if this CQ or the batch is closed
+     * @throws VerbsException if the provider reports an error (the CQ overran or the device failed)
      */
     public int poll(WorkCompletions batch, int max) {
         // checks and failure paths live in small batch methods that C1 inlines here
@@ -103,9 +136,13 @@ public final class CompletionQueue extends NativeObject {
     }
 
     /**
-     * Arms the CQ: the next completion (or the next solicited one) produces an event on the
-     * completion channel. Poll once more after arming, or a completion that arrived in between
-     * is never signalled.
+     * Arms the CQ ({@code ibv_req_notify_cq}): the next completion (or the next solicited one)
+     * produces an event on the completion channel. Poll once more after arming, or a completion that
+     * arrived in between is never signalled. Safe from any thread; allocates nothing.
+     *
+     * @param solicitedOnly true to be woken only by solicited receives and by errors
+     * @throws IllegalStateException if this CQ has no completion channel or is closed
+     * @throws VerbsException if the provider refuses
      */
     public void requestNotification(boolean solicitedOnly) {
         if (channel == null) {
@@ -125,6 +162,11 @@ public final class CompletionQueue extends NativeObject {
         }
     }
 
+    /**
+     * The channel this CQ's events arrive on.
+     *
+     * @return the channel given at creation (not owned by the CQ), or null for a polled-only CQ
+     */
     public CompletionChannel channel() {
         return channel;
     }
@@ -136,7 +178,11 @@ public final class CompletionQueue extends NativeObject {
         }
     }
 
-    /** Acknowledges every event received so far (ibv_ack_cq_events). */
+    /**
+     * Acknowledges every event received so far ({@code ibv_ack_cq_events}). Events are otherwise
+     * acknowledged in batches of 64 and at close; call this to settle them sooner. Thread-safe; does
+     * nothing on a closed CQ (its close acknowledged them).
+     */
     public synchronized void acknowledgeEvents() {
         if (unackedEvents > 0) {
             ack(handle(), unackedEvents);

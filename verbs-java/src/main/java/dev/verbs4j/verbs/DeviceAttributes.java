@@ -4,8 +4,35 @@ import dev.verbs4j.bindings.ibv_device_attr;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The limits and capabilities from {@code ibv_query_device}. {@code maxMrSize} is a uint64
- * (rxe reports UINT64_MAX, which reads as -1 here): compare it with {@link Long#compareUnsigned}.
+ * The limits and capabilities from {@code ibv_query_device} ({@code struct ibv_device_attr}), as
+ * {@link Context#queryDevice()} returns them. An immutable value, safe to share. Counts are per
+ * device, shared by all processes using it.
+ *
+ * @param firmwareVersion   firmware version string ({@code fw_ver}), e.g. "2.42.5000"; empty if none
+ * @param nodeGuid          node GUID in host byte order
+ * @param maxMrSize         largest registrable region in bytes, a uint64: compare it with
+ *                          {@link Long#compareUnsigned} (rxe reports UINT64_MAX, which reads as -1)
+ * @param vendorId          IEEE OUI of the vendor (0x15ad for VMware)
+ * @param vendorPartId      the vendor's part number
+ * @param hardwareVersion   hardware revision
+ * @param maxQp             most QPs the device supports
+ * @param maxQpWr           most outstanding work requests per queue of a QP
+ * @param deviceCapFlags    IBV_DEVICE_* capability bits
+ * @param maxSge            most scatter/gather entries per send or receive request
+ * @param maxSgeRd          most scatter/gather entries per RDMA read request
+ * @param maxCq             most CQs
+ * @param maxCqe            most entries per CQ
+ * @param maxMr             most memory regions
+ * @param maxPd             most protection domains
+ * @param maxQpRdAtom       most RDMA reads/atomics a QP accepts as target at once (max_dest_rd_atomic limit)
+ * @param maxQpInitRdAtom   most RDMA reads/atomics a QP issues at once (max_rd_atomic limit)
+ * @param atomicCapability  IBV_ATOMIC_* level; {@link #ATOMIC_NONE} means no atomics
+ * @param maxAh             most address handles
+ * @param maxSrq            most shared receive queues; 0 when the device has none
+ * @param maxSrqWr          most work requests per SRQ
+ * @param maxSrqSge         most scatter/gather entries per SRQ receive
+ * @param maxPkeys          size of each port's P_Key table
+ * @param physicalPortCount number of ports, numbered from 1
  */
 public record DeviceAttributes(
         String firmwareVersion, long nodeGuid, long maxMrSize, int vendorId, int vendorPartId,
@@ -30,10 +57,20 @@ public record DeviceAttributes(
                 Short.toUnsignedInt(ibv_device_attr.max_pkeys(a)), Byte.toUnsignedInt(ibv_device_attr.phys_port_cnt(a)));
     }
 
+    /**
+     * Whether the device does compare-and-swap and fetch-and-add.
+     *
+     * @return false when {@code atomicCapability} is {@link #ATOMIC_NONE}
+     */
     public boolean supportsAtomics() {
         return atomicCapability != ATOMIC_NONE;
     }
 
+    /**
+     * Whether the device has shared receive queues.
+     *
+     * @return true when {@code maxSrq > 0}
+     */
     public boolean supportsSrq() {
         return maxSrq > 0;
     }

@@ -1,7 +1,8 @@
 package dev.verbs4j.verbs;
 
 /**
- * One entry of the device list (what {@code ibv_devices} prints).
+ * One entry of the device list (what {@code ibv_devices} prints). An immutable value, safe to share
+ * between threads; it owns nothing native.
  *
  * @param name          kernel name, e.g. {@code rxe0} or {@code vmw_pvrdma0}
  * @param guid          node GUID in host byte order
@@ -9,7 +10,11 @@ package dev.verbs4j.verbs;
  * @param transportType IBV_TRANSPORT_* value (0 = IB, 1 = iWARP)
  */
 public record DeviceInfo(String name, long guid, int nodeType, int transportType) {
-    /** GUID as ibv_devices prints it: 16 hex digits. */
+    /**
+     * The node GUID as ibv_devices prints it.
+     *
+     * @return {@link #guid()} as 16 lower-case hex digits, zero-padded
+     */
     public String guidHex() {
         return String.format("%016x", guid);
     }

@@ -6,7 +6,8 @@ import java.util.stream.Collectors;
 /**
  * Which GID to use. The wrong GID index is the most common RoCE failure (QPs that never leave
  * RTR, silent packet drops), so the default picks a RoCE v2 IPv4 GID, and an explicit index is
- * checked against the table with an error that lists what is there.
+ * checked against the table with an error that lists what is there. Immutable and thread-safe;
+ * pass it to {@link Context#chooseGid(int, GidChooser)}.
  */
 public final class GidChooser {
     private final int explicitIndex;
@@ -15,12 +16,24 @@ public final class GidChooser {
         this.explicitIndex = explicitIndex;
     }
 
-    /** RoCE v2 with an IPv4-mapped address first, then any RoCE v2, then the lowest index. */
+    /**
+     * RoCE v2 with an IPv4-mapped address first, then any RoCE v2, then the lowest index.
+     *
+     * @return the default rule
+     */
     public static GidChooser preferRoceV2Ipv4() {
         return new GidChooser(-1);
     }
 
-    /** Exactly this index (what {@code -g N} / {@code -x N} mean to rdma-core's tools). */
+    /**
+     * Exactly this index (what {@code -g N} / {@code -x N} mean to rdma-core's tools). Choosing
+     * throws {@link VerbsException} (EINVAL, listing the populated entries) when the port has no
+     * entry at this index.
+     *
+     * @param index the GID index, from 0
+     * @return a rule that picks that index
+     * @throws IllegalArgumentException if {@code index} is negative
+     */
     public static GidChooser index(int index) {
         if (index < 0) {
             throw new IllegalArgumentException("GID index must be >= 0, got " + index);

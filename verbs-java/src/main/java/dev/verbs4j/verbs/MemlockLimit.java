@@ -8,18 +8,23 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * RLIMIT_MEMLOCK of this process: memory registration pins pages, and the pinned total may not
- * exceed it (unless the process has CAP_IPC_LOCK).
+ * exceed it (unless the process has CAP_IPC_LOCK). An immutable value.
  *
  * @param soft the soft limit in bytes, or {@link #UNLIMITED}
  * @param hard the hard limit in bytes, or {@link #UNLIMITED}
  */
 public record MemlockLimit(long soft, long hard) {
+    /** The value of an unlimited limit ({@code RLIM_INFINITY}). */
     public static final long UNLIMITED = -1;
     private static final int RLIMIT_MEMLOCK = 8; // Linux, all architectures verbs4j runs on
     private static final MethodHandle GETRLIMIT = NativeLibraries.libc("getrlimit",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
 
-    /** Reads the limit in force now. */
+    /**
+     * Reads the limit in force now ({@code getrlimit}).
+     *
+     * @return the process's limit, or 0/0 if getrlimit fails
+     */
     public static MemlockLimit current() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -34,11 +39,20 @@ public record MemlockLimit(long soft, long hard) {
         }
     }
 
+    /**
+     * Whether registration is unlimited by the soft limit.
+     *
+     * @return true when the soft limit is {@link #UNLIMITED}
+     */
     public boolean isUnlimited() {
         return soft == UNLIMITED;
     }
 
-    /** Human-readable form, e.g. "8 MiB (hard 8 MiB)". */
+    /**
+     * Human-readable form, e.g. "8 MiB (hard 8 MiB)".
+     *
+     * @return the soft limit and, in parentheses, the hard one
+     */
     public String describe() {
         return size(soft) + " (hard " + size(hard) + ")";
     }

@@ -1,7 +1,11 @@
 package dev.verbs4j.verbs;
 
-/** Registration failed with ENOMEM: almost always RLIMIT_MEMLOCK, so say the limit and the fix. */
+/**
+ * Registration or creation failed with ENOMEM: almost always RLIMIT_MEMLOCK, so the message says
+ * the limit and the fix. Immutable.
+ */
 public final class MemoryLockLimitException extends VerbsException {
+    /** The limit when the verb failed. */
     private final MemlockLimit limit;
 
     MemoryLockLimitException(String what, String verb, MemlockLimit limit) {
@@ -12,6 +16,11 @@ public final class MemoryLockLimitException extends VerbsException {
         this.limit = limit;
     }
 
+    /**
+     * The locked-memory limit in force when the verb failed.
+     *
+     * @return the soft and hard RLIMIT_MEMLOCK
+     */
     public MemlockLimit limit() {
         return limit;
     }

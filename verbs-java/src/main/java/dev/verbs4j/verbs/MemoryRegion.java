@@ -7,11 +7,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Registered memory ({@code struct ibv_mr}): the keys that local and remote work requests name.
- * Closing it while other threads post work requests naming it is safe: the device checks the
- * lkey of every non-inline request and fails it with an error completion once the region is
- * gone, and inline data is read from the memory segment itself, which a post checks is alive
- * and holds acquired (see {@link PreparedSend}).
+ * Registered memory ({@code struct ibv_mr}), from {@link ProtectionDomain#register}: the keys
+ * that local and remote work requests name.
+ *
+ * <p><b>Ownership.</b> The caller owns the region but not its memory: the arena the memory came
+ * from must stay open until the region is closed, and the region must be closed before its
+ * {@link ProtectionDomain}. Closing the region does not free the memory.
+ *
+ * <p><b>Threads.</b> Safe to share. Closing it while other threads post work requests naming it
+ * is safe: the device checks the lkey of every non-inline request and fails it with an error
+ * completion once the region is gone, and inline data is read from the memory segment itself,
+ * which a post checks is alive and holds acquired (see {@link PreparedSend}).
  */
 public final class MemoryRegion extends NativeObject {
     private static final MethodHandle REG_MR = NativeLibraries.verbs("ibv_reg_mr", Rdma.ibv_reg_mr$descriptor());
@@ -60,31 +66,61 @@ public final class MemoryRegion extends NativeObject {
         }
     }
 
-    /** The registered memory itself. */
+    /**
+     * The registered memory itself.
+     *
+     * @return the segment given at registration (owned by its arena, not by the region)
+     */
     public MemorySegment memory() {
         return memory;
     }
 
+    /**
+     * The local key, which this side's work requests put in their scatter/gather entries.
+     *
+     * @return the lkey
+     * @throws IllegalStateException if the region is closed (its keys are stale)
+     */
     public int lkey() {
         handle(); // a closed region's keys are stale: refuse them like any other use
         return lkey;
     }
 
-    /** The key a peer puts in RDMA READ/WRITE/atomic work requests. */
+    /**
+     * The key a peer puts in RDMA READ/WRITE/atomic work requests; send it to the peer with
+     * {@link #address()} (see {@link RemoteRegion}).
+     *
+     * @return the rkey
+     * @throws IllegalStateException if the region is closed (its keys are stale)
+     */
     public int rkey() {
         handle();
         return rkey;
     }
 
-    /** Start address, what a peer uses as remote address (the iova). */
+    /**
+     * Start address, what a peer uses as remote address (the iova).
+     *
+     * @return the memory's virtual address
+     */
     public long address() {
         return memory.address();
     }
 
+    /**
+     * The registered length.
+     *
+     * @return the length in bytes
+     */
     public long length() {
         return memory.byteSize();
     }
 
+    /**
+     * The access flags the region was registered with.
+     *
+     * @return the {@link Access#mask(Set)} bit mask
+     */
     public int accessMask() {
         return access;
     }

@@ -95,6 +95,12 @@ abstract class NativeObject implements AutoCloseable {
         return new IllegalStateException(kind + " is closed");
     }
 
+    /**
+     * Whether {@link #close()} has destroyed the native object. Safe from any thread; the answer may be
+     * stale by the time the caller acts on it.
+     *
+     * @return true once closed; a failed close leaves it false
+     */
     public final boolean isClosed() {
         return handle == null;
     }
@@ -102,7 +108,11 @@ abstract class NativeObject implements AutoCloseable {
     /**
      * Destroys the native object. Threads calling into it at the same time finish their call
      * first; later calls throw {@link IllegalStateException}. Throws, and leaves the object open
-     * and usable, while objects created from it are open or when the verb fails.
+     * and usable, while objects created from it are open or when the verb fails. Idempotent: closing
+     * a closed object does nothing. Safe from any thread.
+     *
+     * @throws IllegalStateException if objects created from this one are still open
+     * @throws VerbsException if the destroy verb fails (e.g. EBUSY); the object stays open
      */
     @Override
     public final synchronized void close() {

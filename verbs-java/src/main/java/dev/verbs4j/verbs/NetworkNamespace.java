@@ -93,7 +93,16 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    /** The namespace {@code ip netns add NAME} created (bound at /var/run/netns/NAME). */
+    /**
+     * The namespace {@code ip netns add NAME} created (bound at /var/run/netns/NAME), with a new thread
+     * joined to it.
+     *
+     * @param name the namespace's name, without slashes
+     * @return the namespace, owned by the caller, who closes it to stop the thread
+     * @throws IllegalArgumentException if {@code name} is not a plain name
+     * @throws VerbsException if the namespace does not exist or cannot be joined (EPERM without
+     *         CAP_SYS_ADMIN)
+     */
     public static NetworkNamespace open(String name) {
         if (name.isEmpty() || name.contains("/")) {
             throw new IllegalArgumentException("not a network namespace name: '" + name + "'");
@@ -101,7 +110,15 @@ public final class NetworkNamespace implements AutoCloseable {
         return open(NAMED.resolve(name));
     }
 
-    /** A namespace by path: a bind mount like /var/run/netns/NAME or /proc/PID/ns/net. */
+    /**
+     * A namespace by path: a bind mount like /var/run/netns/NAME or /proc/PID/ns/net, with a new thread
+     * joined to it.
+     *
+     * @param path the namespace file
+     * @return the namespace, owned by the caller, who closes it to stop the thread
+     * @throws VerbsException if the path does not exist or cannot be joined (EPERM without
+     *         CAP_SYS_ADMIN)
+     */
     public static NetworkNamespace open(Path path) {
         String label = path.startsWith(NAMED) ? path.getFileName().toString() : path.toString();
         if (!Files.exists(path)) {
@@ -111,27 +128,52 @@ public final class NetworkNamespace implements AutoCloseable {
         return new NetworkNamespace(label, path);
     }
 
-    /** The name it was opened by. */
+    /**
+     * The name it was opened by.
+     *
+     * @return the name under /var/run/netns, or the whole path for other paths
+     */
     public String name() {
         return name;
     }
 
-    /** The kernel's identity of the namespace, e.g. {@code net:[4026532290]}. */
+    /**
+     * The kernel's identity of the namespace, e.g. {@code net:[4026532290]}.
+     *
+     * @return the identity as the thread's {@code /proc/thread-self/ns/net} link reads
+     */
     public String identity() {
         return identity;
     }
 
-    /** Whether the thread has its own {@code /sys} of the namespace (see the class comment). */
+    /**
+     * Whether the thread has its own {@code /sys} of the namespace (see the class comment).
+     *
+     * @return true when the private mount of {@code /sys} succeeded
+     */
     public boolean hasPrivateSysfs() {
         return sysfsProblem.isEmpty();
     }
 
-    /** Why the thread has no private {@code /sys}; "" when it has. */
+    /**
+     * Why the thread has no private {@code /sys}; "" when it has.
+     *
+     * @return the reason, or ""
+     */
     public String sysfsProblem() {
         return sysfsProblem;
     }
 
-    /** Runs {@code work} on the namespace's thread and waits for its result; its exception is rethrown. */
+    /**
+     * Runs {@code work} on the namespace's thread and waits for its result; its exception is rethrown.
+     *
+     * @param <T>  the result type
+     * @param work what to run inside the namespace
+     * @return what {@code work} returned
+     * @throws Exception whatever {@code work} threw; {@link InterruptedException} if the caller was
+     *         interrupted while waiting (the work goes on)
+     * @throws java.util.concurrent.RejectedExecutionException if this namespace is closed
+     */
     public <T> T call(Callable<T> work) throws Exception {
         Future<T> result = thread.submit(work);
         try {
@@ -145,17 +187,32 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    /** Runs {@code work} on the namespace's thread without waiting. */
+    /**
+     * Runs {@code work} on the namespace's thread without waiting.
+     *
+     * @param <T>  the result type
+     * @param work what to run inside the namespace
+     * @return its future result
+     * @throws java.util.concurrent.RejectedExecutionException if this namespace is closed
+     */
     public <T> Future<T> submit(Callable<T> work) {
         return thread.submit(work);
     }
 
-    /** The thread as an executor, e.g. for {@code CompletableFuture.supplyAsync(..., ns.executor())}. */
+    /**
+     * The thread as an executor, e.g. for {@code CompletableFuture.supplyAsync(..., ns.executor())}.
+     *
+     * @return the single-thread executor; shut down by {@link #close()}, not by the caller
+     */
     public ExecutorService executor() {
         return thread;
     }
 
-    /** The network namespace of the calling thread, e.g. {@code net:[4026531840]}; "" if unreadable. */
+    /**
+     * The network namespace of the calling thread, e.g. {@code net:[4026531840]}; "" if unreadable.
+     *
+     * @return the identity, or ""
+     */
     public static String currentThreadNamespace() {
         try {
             return Files.readSymbolicLink(Path.of("/proc/thread-self/ns/net")).toString();
@@ -164,7 +221,10 @@ public final class NetworkNamespace implements AutoCloseable {
         }
     }
 
-    /** Stops the thread (after the work already submitted). */
+    /**
+     * Stops the thread (after the work already submitted), waiting up to 30 s for it to end. Objects created on
+     * it stay valid and stay in the namespace. Idempotent.
+     */
     @Override
     public void close() {
         thread.shutdown();

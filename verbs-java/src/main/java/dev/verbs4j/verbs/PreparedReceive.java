@@ -9,11 +9,18 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A chain of receive work requests ({@code ibv_recv_wr} + {@code ibv_sge}) built once in native
- * memory and posted without allocating, to a QP's receive queue or to an SRQ. Same rules as
- * {@link PreparedSend}: one thread at a time, reusable as soon as post returns.
+ * memory and posted without allocating, to a QP's receive queue or to an SRQ, from
+ * {@link QueuePair#prepareReceive(int, int)} or {@link SharedReceiveQueue#prepareReceive(int, int)}.
+ * Same rules as {@link PreparedSend}: reusable as soon as post returns.
  *
  * <p>A UD receive buffer must have 40 bytes in front of the payload: the device writes the
  * global route header there.
+ *
+ * <p><b>Ownership.</b> The caller owns it and its native memory, and closes it before the QP or
+ * SRQ. The regions its entries name are not owned: they must stay open until the receives
+ * complete (the device writes into them).
+ *
+ * <p><b>Threads.</b> Not thread-safe: one thread at a time, which also closes it.
  */
 public final class PreparedReceive implements AutoCloseable {
     private static final long WR_SIZE = ibv_recv_wr.sizeof();
@@ -75,57 +82,147 @@ public final class PreparedReceive implements AutoCloseable {
         }
     }
 
+    /**
+     * Number of work requests in the chain.
+     *
+     * @return the chain length fixed at creation, at least 1
+     */
     public int size() {
         return length;
     }
 
+    /**
+     * Sets the id that the request's completion will carry.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param wrId any value; the library does not interpret it
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     */
     public PreparedReceive wrId(int wr, long wrId) {
         checkWr(wr);
         chain.set(JAVA_LONG, wr * WR_SIZE + WR_ID, wrId);
         return this;
     }
 
+    /**
+     * How many of the request's SGEs are used (0 for a receive that takes no data, e.g. of an
+     * RDMA_WRITE_WITH_IMM).
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param count 0 to the SGEs per request given at creation
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if {@code count} is out of range
+     */
     public PreparedReceive sgeCount(int wr, int count) {
         sges.count(wr, count);
         chain.set(JAVA_INT, wr * WR_SIZE + NUM_SGE, count);
         return this;
     }
 
-    /** Where received bytes go: {@code length} bytes at {@code offset} in {@code mr}. */
+    /**
+     * Where received bytes go: {@code length} bytes at {@code offset} in {@code mr}.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge    index of the entry within the request, from 0
+     * @param mr     the registered region (with LOCAL_WRITE); it must stay open until the receive completes
+     * @param offset byte offset in the region
+     * @param length room for that many bytes
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code sge} is out of range or the bytes lie outside the region
+     * @throws IllegalStateException if {@code mr} is closed
+     */
     public PreparedReceive sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
         sges.set(wr, sge, mr.memory(), ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
         return this;
     }
 
-    /** Where received bytes go, by address: inside the open region of the PD whose lkey is {@code lkey}. */
+    /**
+     * Where received bytes go, by address: inside the open region of the PD whose lkey is {@code lkey}.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge     index of the entry within the request, from 0
+     * @param address virtual address of the first byte
+     * @param length  room for that many bytes
+     * @param lkey    the lkey of the region holding them
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if no open region of the PD has this lkey
+     * @throws IndexOutOfBoundsException if {@code sge} is out of range or the bytes lie outside that region
+     */
     public PreparedReceive sge(int wr, int sge, long address, int length, int lkey) {
         MemoryRegion mr = pd.regionHolding(lkey, address, length);
         sges.set(wr, sge, mr.memory(), address, length, lkey);
         return this;
     }
 
-    /** A new length for an entry already filled; it must stay inside the entry's memory. */
+    /**
+     * A new length for an entry already filled; it must stay inside the entry's memory.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge    index of the entry within the request, from 0
+     * @param length the new byte count
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
+     * @throws IllegalStateException if the entry was never filled
+     */
     public PreparedReceive length(int wr, int sge, int length) {
         sges.length(wr, sge, length);
         return this;
     }
 
-    /** A new address for an entry already filled; it must stay inside the entry's memory. */
+    /**
+     * A new address for an entry already filled; it must stay inside the entry's memory.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge     index of the entry within the request, from 0
+     * @param address the new virtual address of the first byte
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
+     * @throws IllegalStateException if the entry was never filled
+     */
     public PreparedReceive address(int wr, int sge, long address) {
         sges.address(wr, sge, address);
         return this;
     }
 
+    /**
+     * {@link #wrId(int, long)} for request 0.
+     *
+     * @param wrId any value; the completion carries it
+     * @return this, for chaining
+     */
     public PreparedReceive wrId(long wrId) {
         return wrId(0, wrId);
     }
 
-    /** Posts the whole chain. */
+    /**
+     * Posts the whole chain; see {@link #post(int)}.
+     *
+     * @throws IllegalStateException if this object, the QP/SRQ or a region is closed, or an SGE was
+     *         never filled
+     * @throws WorkRequestException if the provider rejects a request (queue full, wrong QP state...)
+     */
     public void post() {
         post(length);
     }
 
-    /** Posts the first {@code count} requests. */
+    /**
+     * Posts the first {@code count} requests ({@code ibv_post_recv} or {@code ibv_post_srq_recv}).
+     * The QP or SRQ is held open for the call, as for sends. Allocates nothing once every request is
+     * filled.
+     *
+     * @param count how many requests to post, 1 to {@link #size()}
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalStateException if this object, the QP/SRQ or a region is closed, the memory of an
+     *         SGE was freed, or an SGE was never filled
+     * @throws WorkRequestException if the provider rejects a request: those before
+     *         {@link WorkRequestException#index()} were posted
+     */
     public void post(int count) {
         if (count < 1 || count > length) {
             throw new IllegalArgumentException("can post 1.." + length + " requests of this chain, asked for " + count);
@@ -174,6 +271,10 @@ public final class PreparedReceive implements AutoCloseable {
         sges.checkRequest(wr);
     }
 
+    /**
+     * Frees the native chain. Idempotent. Must not race with a post from another thread; a later post
+     * throws {@link IllegalStateException}. Receives already posted stay posted.
+     */
     @Override
     public void close() {
         if (!closed) {

@@ -9,17 +9,26 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A chain of send work requests ({@code ibv_send_wr} + {@code ibv_sge} arrays) laid out once in
- * its own native memory. Setters write straight into that memory and {@link #post()} hands it
- * to the provider's post_send: nothing is allocated per post, so one object can be posted
- * millions of times, changing only what varies (length, wr_id, remote address...).
+ * its own native memory, from {@link QueuePair#prepareSend(int, int)}. Setters write straight into
+ * that memory and {@link #post()} hands it to the provider's post_send: nothing is allocated per
+ * post, so one object can be posted millions of times, changing only what varies (length, wr_id,
+ * remote address...).
  *
  * <p>Requests are addressed by their index in the chain; the one-argument setters address
  * request 0 (and its first SGE), the common single-request case. Defaults: opcode SEND, no
  * flags, every SGE of a request in use.
  *
- * <p>Not thread-safe: give each posting thread its own PreparedSend (several threads may post
- * to the same QP, each with its own). The provider copies the requests during post, so they may
- * be changed again as soon as post returns.
+ * <p><b>Ownership.</b> The caller owns it and its native memory; close it before the QP. It
+ * references, but does not own, the regions, memory and address handles its requests name: they
+ * must stay open while requests naming them are posted.
+ *
+ * <p><b>Threads.</b> Not thread-safe: give each posting thread its own PreparedSend (several
+ * threads may post to the same QP, each with its own), and close it on that thread. The provider
+ * copies the requests during post, so they may be changed again as soon as post returns.
+ *
+ * <p><b>Errors.</b> Setters check their arguments at once and leave the request unchanged when
+ * they throw; {@link #post(int)} checks only what may have changed since (closed objects, freed
+ * memory), so the hot path stays a few field reads and the provider call.
  */
 public final class PreparedSend implements AutoCloseable {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
@@ -110,17 +119,37 @@ public final class PreparedSend implements AutoCloseable {
         }
     }
 
-    /** Number of work requests in the chain. */
+    /**
+     * Number of work requests in the chain.
+     *
+     * @return the chain length fixed at creation, at least 1
+     */
     public int size() {
         return length;
     }
 
+    /**
+     * The QP this chain posts to.
+     *
+     * @return the QP (not owned by this object)
+     */
     public QueuePair queuePair() {
         return qp;
     }
 
     // ---- per-request fields --------------------------------------------------------------
 
+    /**
+     * Sets the request's opcode; the default is {@link SendOpcode#SEND}.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param opcode the operation
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if the QP's type does not allow it (e.g. RDMA on UD), or INLINE is
+     *         set and the opcode cannot carry inline data
+     * @throws UnsupportedOperationException for an atomic on a device without atomics
+     */
     public PreparedSend opcode(int wr, SendOpcode opcode) {
         checkWr(wr);
         if (!opcode.allowedOn(qp.type())) {
@@ -140,7 +169,16 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** Send flags, a {@link SendFlag#mask} value. */
+    /**
+     * Sets the request's send flags, a {@link SendFlag#mask} value (SIGNALED, INLINE, SOLICITED, FENCE...).
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sendFlags the IBV_SEND_* bits; replaces the previous flags
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if INLINE is asked for and the QP has no inline capacity, the
+     *         opcode cannot carry inline data, or the request's data exceeds {@code max_inline_data}
+     */
     public PreparedSend flags(int wr, int sendFlags) {
         checkWr(wr);
         if ((sendFlags & SendFlag.INLINE.bit()) != 0) {
@@ -166,20 +204,45 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Sets the id that the request's completion will carry.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param wrId any value; the library does not interpret it
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     */
     public PreparedSend wrId(int wr, long wrId) {
         checkWr(wr);
         chain.set(JAVA_LONG, wr * WR_SIZE + WR_ID, wrId);
         return this;
     }
 
-    /** Immediate data as the receiver will read it from its completion (sent in network order). */
+    /**
+     * Immediate data as the receiver will read it from its completion (sent in network order); used by
+     * the *_WITH_IMM opcodes.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param value the 32-bit value
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     */
     public PreparedSend immediate(int wr, int value) {
         checkWr(wr);
         chain.set(JAVA_INT, wr * WR_SIZE + IMM_DATA, Integer.reverseBytes(value));
         return this;
     }
 
-    /** Target of an RDMA read/write or atomic: the peer's address and the rkey of its region. */
+    /**
+     * Target of an RDMA read/write or atomic: the peer's address and the rkey of its region.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param address   the remote virtual address (8-byte aligned for atomics)
+     * @param remoteKey the rkey of the peer's region holding it
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException on a UD QP, which has no remote memory access
+     */
     public PreparedSend remote(int wr, long address, int remoteKey) {
         checkWr(wr);
         if (qp.type() == QpType.UD) {
@@ -191,7 +254,14 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** Compare value (CMP_AND_SWP) or addend (FETCH_AND_ADD). */
+    /**
+     * Compare value (CMP_AND_SWP) or addend (FETCH_AND_ADD).
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param value the 64-bit operand
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     */
     public PreparedSend compareAdd(int wr, long value) {
         checkWr(wr);
         compareAdd[wr] = value;
@@ -199,7 +269,14 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** Value swapped in by CMP_AND_SWP when the compare matches. */
+    /**
+     * Value swapped in by CMP_AND_SWP when the compare matches.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param value the 64-bit value to store
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     */
     public PreparedSend swap(int wr, long value) {
         checkWr(wr);
         swap[wr] = value;
@@ -207,7 +284,18 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** UD destination: an address handle, the peer QP number and its Q_Key. */
+    /**
+     * UD destination: an address handle, the peer QP number and its Q_Key. The handle must stay open
+     * while the request is posted; a post throws {@link IllegalStateException} if it was closed.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param ah             the route to the peer (not owned by this object)
+     * @param remoteQpNumber the peer's 24-bit QP number
+     * @param qkey           the peer QP's Q_Key
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if the QP is not UD
+     */
     public PreparedSend ud(int wr, AddressHandle ah, int remoteQpNumber, int qkey) {
         checkWr(wr);
         if (qp.type() != QpType.UD) {
@@ -221,7 +309,16 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** How many of the request's SGEs are used (0 for a zero-length send). */
+    /**
+     * How many of the request's SGEs are used (0 for a zero-length send).
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param count 0 to the SGEs per request given at creation
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if {@code count} is out of range, or the inline data would then
+     *         exceed {@code max_inline_data}
+     */
     public PreparedSend sgeCount(int wr, int count) {
         int old = sges.count(checkedWr(wr));
         sges.count(wr, count);
@@ -235,7 +332,20 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** One scatter/gather entry: {@code length} bytes at {@code offset} in {@code mr}. */
+    /**
+     * One scatter/gather entry: {@code length} bytes at {@code offset} in {@code mr}.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge    index of the entry within the request, from 0
+     * @param mr     the registered region holding the data; it must stay open while posted
+     * @param offset byte offset in the region
+     * @param length bytes to send or to receive into
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IndexOutOfBoundsException if {@code sge} is out of range or the bytes lie outside the region
+     * @throws IllegalStateException if {@code mr} is closed
+     * @throws IllegalArgumentException if the inline data would exceed {@code max_inline_data}
+     */
     public PreparedSend sge(int wr, int sge, MemoryRegion mr, long offset, int length) {
         sges.set(wr, sge, mr.memory(), ScatterGatherTable.addressIn(mr, offset, length), length, mr.lkey());
         checkInline(wr);
@@ -245,6 +355,17 @@ public final class PreparedSend implements AutoCloseable {
     /**
      * One scatter/gather entry by address: {@code length} bytes at {@code address}, which must lie
      * in the open region of this QP's protection domain whose lkey is {@code lkey}.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge     index of the entry within the request, from 0
+     * @param address virtual address of the first byte
+     * @param length  bytes to send
+     * @param lkey    the lkey of the region holding them
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if no open region of the PD has this lkey, or the inline data
+     *         would exceed {@code max_inline_data}
+     * @throws IndexOutOfBoundsException if {@code sge} is out of range or the bytes lie outside that region
      */
     public PreparedSend sge(int wr, int sge, long address, int length, int lkey) {
         MemoryRegion mr = qp.protectionDomain().regionHolding(lkey, address, length);
@@ -256,7 +377,16 @@ public final class PreparedSend implements AutoCloseable {
     /**
      * Inline data for one scatter/gather entry: all of {@code data}, any live native segment, no
      * registered region needed. The request must be sent with {@link SendFlag#INLINE}; a post
-     * refuses it otherwise. The provider copies the bytes during the post.
+     * refuses it otherwise. The provider copies the bytes during the post, so the segment's arena
+     * must be open only until post returns.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge  index of the entry within the request, from 0
+     * @param data native memory to copy into the request at post time
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} is not a request of the chain
+     * @throws IllegalArgumentException if {@code data} is a heap segment, longer than 2^31-1 bytes, or
+     *         makes the inline data exceed {@code max_inline_data}
      */
     public PreparedSend sge(int wr, int sge, MemorySegment data) {
         sges.setUnregistered(wr, sge, data);
@@ -264,7 +394,18 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** A new length for an entry already filled; it must stay inside the entry's memory. */
+    /**
+     * A new length for an entry already filled; it must stay inside the entry's memory.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge    index of the entry within the request, from 0
+     * @param length the new byte count
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
+     * @throws IllegalStateException if the entry was never filled
+     * @throws IllegalArgumentException if the inline data would exceed {@code max_inline_data}
+     */
     public PreparedSend length(int wr, int sge, int length) {
         sges.length(wr, sge, length);
         if (inlineRequests != 0) {
@@ -273,7 +414,17 @@ public final class PreparedSend implements AutoCloseable {
         return this;
     }
 
-    /** A new address for an entry already filled; it must stay inside the entry's memory. */
+    /**
+     * A new address for an entry already filled; it must stay inside the entry's memory.
+     *
+     * @param wr     index of the request in the chain, 0 to {@link #size()} minus 1
+     * @param sge     index of the entry within the request, from 0
+     * @param address the new virtual address of the first byte
+     * @return this, for chaining
+     * @throws IndexOutOfBoundsException if {@code wr} or {@code sge} is out of range, or the new bytes
+     *         lie outside the entry's memory
+     * @throws IllegalStateException if the entry was never filled
+     */
     public PreparedSend address(int wr, int sge, long address) {
         sges.address(wr, sge, address);
         return this;
@@ -281,33 +432,75 @@ public final class PreparedSend implements AutoCloseable {
 
     // ---- shortcuts for request 0 ---------------------------------------------------------
 
+    /**
+     * {@link #wrId(int, long)} for request 0.
+     *
+     * @param wrId any value; the completion carries it
+     * @return this, for chaining
+     */
     public PreparedSend wrId(long wrId) {
         return wrId(0, wrId);
     }
 
+    /**
+     * {@link #length(int, int, int)} for the first SGE of request 0.
+     *
+     * @param length the new byte count; it must stay inside the entry's memory
+     * @return this, for chaining
+     * @throws IllegalStateException if the entry was never filled
+     * @throws IndexOutOfBoundsException if the bytes would lie outside the entry's memory
+     */
     public PreparedSend length(int length) {
         return length(0, 0, length);
     }
 
+    /**
+     * {@link #remote(int, long, int)} for request 0.
+     *
+     * @param address   the remote virtual address
+     * @param remoteKey the rkey of the peer's region holding it
+     * @return this, for chaining
+     * @throws IllegalArgumentException on a UD QP
+     */
     public PreparedSend remote(long address, int remoteKey) {
         return remote(0, address, remoteKey);
     }
 
+    /**
+     * {@link #immediate(int, int)} for request 0.
+     *
+     * @param value the 32-bit value the receiver reads from its completion
+     * @return this, for chaining
+     */
     public PreparedSend immediate(int value) {
         return immediate(0, value);
     }
 
     // ---- posting -------------------------------------------------------------------------
 
-    /** Posts the whole chain. */
+    /**
+     * Posts the whole chain ({@code ibv_post_send}); see {@link #post(int)}.
+     *
+     * @throws IllegalStateException if this object, the QP, a region or an address handle is closed,
+     *         or an SGE was never filled
+     * @throws WorkRequestException if the provider rejects a request (queue full, wrong QP state...)
+     */
     public void post() {
         post(length);
     }
 
     /**
-     * Posts the first {@code count} requests of the chain. The QP (and for UD each request's
-     * address handle) is held open for the duration of the call: a close on another thread waits
-     * for it, and a post after that close throws.
+     * Posts the first {@code count} requests of the chain ({@code ibv_post_send}). The QP (and for UD
+     * each request's address handle) is held open for the duration of the call: a close on another
+     * thread waits for it, and a post after that close throws. Allocates nothing once every request
+     * is filled.
+     *
+     * @param count how many requests to post, 1 to {@link #size()}
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalStateException if this object, the QP, a region or an address handle is closed,
+     *         the memory of an SGE was freed, an SGE was never filled, or a UD request has no destination
+     * @throws WorkRequestException if the provider rejects a request: those before
+     *         {@link WorkRequestException#index()} were posted and will complete
      */
     public void post(int count) {
         if (count < 1 || count > length) {
@@ -447,7 +640,10 @@ public final class PreparedSend implements AutoCloseable {
         return wr;
     }
 
-    /** Frees the native chain. Must not race with a post from another thread. */
+    /**
+     * Frees the native chain. Idempotent. Must not race with a post from another thread; a later post
+     * throws {@link IllegalStateException}. Requests already posted are unaffected.
+     */
     @Override
     public void close() {
         if (!closed) {

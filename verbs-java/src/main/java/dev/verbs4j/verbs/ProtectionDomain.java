@@ -10,9 +10,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together. Creating
- * objects in it holds its monitor, which close holds too: a close racing with a creation waits
- * for it, then refuses while the new object is open (see {@link NativeObject}).
+ * {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together, from
+ * {@link Context#allocateProtectionDomain()}.
+ *
+ * <p><b>Ownership.</b> The caller owns it. Close it after every region, queue pair, SRQ and address
+ * handle created in it (close refuses with {@link IllegalStateException} while any is open) and
+ * before its {@link Context}.
+ *
+ * <p><b>Threads.</b> Safe to share. Creating objects in it holds its monitor, which close holds too:
+ * a close racing with a creation waits for it, then refuses while the new object is open (see
+ * {@code NativeObject}). Every method throws {@link IllegalStateException} once it is closed.
  */
 public final class ProtectionDomain extends NativeObject {
     private static final MethodHandle ALLOC_PD = NativeLibraries.verbs("ibv_alloc_pd", Rdma.ibv_alloc_pd$descriptor());
@@ -42,19 +49,45 @@ public final class ProtectionDomain extends NativeObject {
         }
     }
 
+    /**
+     * The device this PD was allocated on.
+     *
+     * @return its context (owned by whoever opened it, not by this PD)
+     */
     public Context context() {
         return context;
     }
 
     /**
-     * Registers native memory for RDMA. Heap segments are refused: the device reads and writes
-     * the memory after the call returns, and the GC moves heap arrays.
+     * Registers native memory for RDMA ({@code ibv_reg_mr}). Heap segments are refused: the device
+     * reads and writes the memory after the call returns, and the GC moves heap arrays.
+     *
+     * @param memory the native memory to register; its arena must stay open until the region is closed
+     *               (the region does not own or close it)
+     * @param access what the device may do with it; {@link Access#LOCAL_WRITE} is needed for receives
+     *               and for the targets of RDMA reads and atomics
+     * @return the new region, owned by the caller, who closes it before this PD and before closing
+     *         the memory's arena
+     * @throws IllegalArgumentException if {@code memory} is a heap segment, empty, or larger than the
+     *         device's {@code max_mr_size}
+     * @throws IllegalStateException if this PD is closed
+     * @throws MemoryLockLimitException if registration fails with ENOMEM (RLIMIT_MEMLOCK too small)
+     * @throws VerbsException if the verb fails otherwise
      */
     public MemoryRegion register(MemorySegment memory, Set<Access> access) {
         return new MemoryRegion(this, memory, Access.mask(access));
     }
 
-    /** Creates a queue pair (ibv_create_qp) in RESET state; connect it with toInit/toRtr/toRts. */
+    /**
+     * Creates a queue pair ({@code ibv_create_qp}) in RESET state; connect it with toInit/toRtr/toRts,
+     * or use {@link #queuePairBuilder(QpType, CompletionQueue)} for the staged way.
+     *
+     * @param attributes its type, CQs, optional SRQ and queue sizes
+     * @return the new QP, owned by the caller, who closes it before this PD and before its CQs and SRQ
+     * @throws IllegalArgumentException if a size exceeds the device's limits
+     * @throws IllegalStateException if this PD, a CQ or the SRQ is closed
+     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException})
+     */
     public QueuePair createQueuePair(QpInitAttributes attributes) {
         return QueuePair.create(this, attributes);
     }
@@ -73,25 +106,54 @@ public final class ProtectionDomain extends NativeObject {
      *
      * @param type RC, UC or UD
      * @param cq   the CQ sends and receives complete into (not closed by the QP)
-     * @return a new builder
+     * @return a new builder (a plain Java object: nothing native until {@code build()})
      */
     public QueuePairBuilder queuePairBuilder(QpType type, CompletionQueue cq) {
         return new QueuePairBuilder(this, type, cq);
     }
 
-    /** Creates a shared receive queue (ibv_create_srq) that QPs of this PD can receive from. */
+    /**
+     * Creates a shared receive queue ({@code ibv_create_srq}) that QPs of this PD can receive from.
+     *
+     * @param maxWorkRequests receives it can hold at once, 1 to the device's {@code max_srq_wr}
+     * @param maxSge          scatter entries per receive, 1 to the device's {@code max_srq_sge}
+     * @return the new SRQ, owned by the caller, who closes it after the QPs that use it and before
+     *         this PD
+     * @throws IllegalArgumentException if a size is outside the device's limits
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException if the verb fails (EOPNOTSUPP when the device has no SRQs)
+     */
     public SharedReceiveQueue createSharedReceiveQueue(int maxWorkRequests, int maxSge) {
         return SharedReceiveQueue.create(this, maxWorkRequests, maxSge);
     }
 
-    /** Creates an address handle (ibv_create_ah) for UD sends to {@code address}. */
+    /**
+     * Creates an address handle ({@code ibv_create_ah}) for UD sends to {@code address}.
+     *
+     * @param address the destination: LID or GID, port, service level
+     * @return the new AH, owned by the caller, who closes it (after the sends using it completed)
+     *         before this PD
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException if the verb fails (e.g. EINVAL for a bad GID index)
+     */
     public AddressHandle createAddressHandle(AddressVector address) {
         return AddressHandle.create(this, address);
     }
 
     /**
      * An address handle back to the sender of received UD datagram {@code index} in
-     * {@code completions}; {@code grh} is the first 40 bytes of its receive buffer.
+     * {@code completions} ({@code ibv_create_ah_from_wc}); {@code grh} is the first 40 bytes of its
+     * receive buffer.
+     *
+     * @param completions the batch the receive completion was polled into
+     * @param index       which completion of the batch, 0 to {@link WorkCompletions#count()} minus 1
+     * @param grh         the 40-byte global routing header at the start of the receive buffer
+     * @param port        the local port the datagram arrived on, from 1
+     * @return the new AH, owned by the caller, who closes it before this PD
+     * @throws IndexOutOfBoundsException if {@code index} is not a completion of the last poll
+     * @throws IllegalArgumentException if {@code grh} is not native memory of at least 40 bytes
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException if the verb fails
      */
     public AddressHandle createAddressHandle(WorkCompletions completions, int index, MemorySegment grh, int port) {
         return AddressHandle.replyTo(this, completions, index, grh, port);

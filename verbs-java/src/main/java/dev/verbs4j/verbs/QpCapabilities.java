@@ -13,6 +13,11 @@ package dev.verbs4j.verbs;
 public record QpCapabilities(int maxSendWorkRequests, int maxRecvWorkRequests, int maxSendSge, int maxRecvSge,
                              int maxInlineData) {
 
+    /**
+     * Checks that every size is non-negative.
+     *
+     * @throws IllegalArgumentException if a size is negative
+     */
     public QpCapabilities {
         requireNonNegative("maxSendWorkRequests", maxSendWorkRequests);
         requireNonNegative("maxRecvWorkRequests", maxRecvWorkRequests);
@@ -21,15 +26,35 @@ public record QpCapabilities(int maxSendWorkRequests, int maxRecvWorkRequests, i
         requireNonNegative("maxInlineData", maxInlineData);
     }
 
-    /** Small queues good for tests and request/response patterns: 16 WRs, 1 SGE, no inline. */
+    /**
+     * Small queues good for tests and request/response patterns: 16 WRs, 1 SGE, no inline.
+     *
+     * @return 16 send and 16 receive WRs, 1 SGE each way, no inline data
+     */
     public static QpCapabilities small() {
         return new QpCapabilities(16, 16, 1, 1, 0);
     }
 
+    /**
+     * A copy asking for inline data; the provider may round up, or refuse (some devices, e.g. PVRDMA,
+     * support none).
+     *
+     * @param bytes the inline data a send may carry, from 0
+     * @return a copy with {@code maxInlineData = bytes}
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
     public QpCapabilities withInlineData(int bytes) {
         return new QpCapabilities(maxSendWorkRequests, maxRecvWorkRequests, maxSendSge, maxRecvSge, bytes);
     }
 
+    /**
+     * A copy with other scatter/gather entry counts.
+     *
+     * @param send SGEs per send work request, from 0
+     * @param recv SGEs per receive work request, from 0
+     * @return a copy with those counts
+     * @throws IllegalArgumentException if a count is negative
+     */
     public QpCapabilities withSge(int send, int recv) {
         return new QpCapabilities(maxSendWorkRequests, maxRecvWorkRequests, send, recv, maxInlineData);
     }

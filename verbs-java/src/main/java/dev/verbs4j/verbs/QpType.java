@@ -15,7 +15,11 @@ public enum QpType {
         this.value = value;
     }
 
-    /** The IBV_QPT_* value. */
+    /**
+     * The IBV_QPT_* value.
+     *
+     * @return the C enum value
+     */
     public int value() {
         return value;
     }

@@ -12,7 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code struct ibv_qp}: a send queue and a receive queue (or an SRQ) with a typed state machine.
+ * {@code struct ibv_qp}: a send queue and a receive queue (or an SRQ) with a typed state machine,
+ * from {@link ProtectionDomain#createQueuePair} or {@link PreparedQueuePair}.
  * Connect two RC QPs with {@link #toInit}, {@link #toRtr} and {@link #toRts}; each checks the
  * current state and the attributes the QP type needs before ibv_modify_qp runs.
  *
@@ -20,10 +21,15 @@ import java.util.List;
  * once and posted many times without allocating. Posting is thread-safe at the provider level;
  * each thread uses its own prepared objects.
  *
- * <p>Closing a QP while other threads post to it is safe: each post holds the QP open for its
- * call (one atomic add before and after, see {@link NativeObject}), the close waits for posts in
- * progress, and later posts throw {@link IllegalStateException}. State changes and queries hold
- * the QP's monitor, which close holds too.
+ * <p><b>Ownership.</b> The caller owns the QP. It uses, but does not own, its PD, CQs and SRQ:
+ * close the QP (after its prepared work requests) before any of them. Closing it destroys the
+ * queues; work requests still outstanding are lost without completions, so drain first (or move
+ * to ERR and poll the flushed completions) when they matter.
+ *
+ * <p><b>Threads.</b> Closing a QP while other threads post to it is safe: each post holds the QP
+ * open for its call (one atomic add before and after, see {@code NativeObject}), the close waits
+ * for posts in progress, and later posts throw {@link IllegalStateException}. State changes and
+ * queries hold the QP's monitor, which close holds too.
  */
 public final class QueuePair extends NativeObject {
     private static final MethodHandle CREATE_QP = NativeLibraries.verbs("ibv_create_qp", Rdma.ibv_create_qp$descriptor());
@@ -155,45 +161,93 @@ public final class QueuePair extends NativeObject {
                 ibv_qp_cap.max_send_sge(cap), ibv_qp_cap.max_recv_sge(cap), ibv_qp_cap.max_inline_data(cap));
     }
 
+    /**
+     * The transport type, fixed at creation.
+     *
+     * @return RC, UC or UD
+     */
     public QpType type() {
         return type;
     }
 
-    /** The QP number a peer sends to (24 bits). */
+    /**
+     * The QP number a peer sends to (24 bits).
+     *
+     * @return the QP number, fixed at creation
+     */
     public int number() {
         return qpNumber;
     }
 
+    /**
+     * The PD the QP was created in.
+     *
+     * @return the PD (not owned by the QP)
+     */
     public ProtectionDomain protectionDomain() {
         return pd;
     }
 
+    /**
+     * The CQ that send work requests complete into.
+     *
+     * @return the send CQ (not owned by the QP)
+     */
     public CompletionQueue sendCompletionQueue() {
         return sendCq;
     }
 
+    /**
+     * The CQ that receive work requests complete into.
+     *
+     * @return the receive CQ (not owned by the QP); may be the same as the send CQ
+     */
     public CompletionQueue receiveCompletionQueue() {
         return recvCq;
     }
 
-    /** The SRQ this QP receives from, or null. */
+    /**
+     * The SRQ this QP receives from.
+     *
+     * @return the SRQ (not owned by the QP), or null when the QP has its own receive queue
+     */
     public SharedReceiveQueue sharedReceiveQueue() {
         return srq;
     }
 
-    /** What the provider allocated; prepared work requests are checked against it. */
+    /**
+     * What the provider allocated (at least what was asked for); prepared work requests are checked
+     * against it.
+     *
+     * @return the queue sizes, SGE counts and inline limit, fixed at creation
+     */
     public QpCapabilities capabilities() {
         return capabilities;
     }
 
-    /** The current state, queried from the device (it moves to ERR on its own after fatal errors). */
+    /**
+     * The current state, queried from the device (it moves to ERR on its own after fatal errors).
+     *
+     * @return the state now
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if the query fails
+     */
     public QpState state() {
         return query().state();
     }
 
     // ---- state machine ------------------------------------------------------------------
 
-    /** RESET → INIT. */
+    /**
+     * RESET → INIT: sets the port, P_Key index and (RC/UC) remote access flags or (UD) Q_Key.
+     * Receives may be posted from INIT on.
+     *
+     * @param attributes the INIT attributes for this QP's type
+     * @throws QpStateException if the QP is not in RESET
+     * @throws IllegalArgumentException if an attribute is missing or not allowed for the QP's type
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails (the message names the attribute mask)
+     */
     public synchronized void toInit(InitAttributes attributes) {
         QpState from = checkedFrom(QpState.INIT);
         try (Arena arena = Arena.ofConfined()) {
@@ -202,7 +256,17 @@ public final class QueuePair extends NativeObject {
         }
     }
 
-    /** INIT → RTR: after this the QP receives. */
+    /**
+     * INIT → RTR: after this the QP receives. RC and UC take the peer's address, QP number and PSN;
+     * UD takes nothing.
+     *
+     * @param attributes the RTR attributes for this QP's type
+     * @throws QpStateException if the QP is not in INIT
+     * @throws IllegalArgumentException if an attribute is missing, not allowed for the QP's type, or
+     *         above the device's limits (max_qp_rd_atom)
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails (e.g. EINVAL for a wrong GID index)
+     */
     public synchronized void toRtr(RtrAttributes attributes) {
         QpState from = checkedFrom(QpState.RTR);
         if (attributes.maxDestRdAtomic != null && attributes.maxDestRdAtomic > device.maxQpRdAtom()) {
@@ -217,7 +281,17 @@ public final class QueuePair extends NativeObject {
         }
     }
 
-    /** RTR → RTS: after this the QP sends. From SQD or SQE only the state changes. */
+    /**
+     * RTR → RTS: after this the QP sends. From SQD or SQE only the state changes.
+     *
+     * @param attributes the send PSN and (RC) timeouts and retry counts; ignored except for the state
+     *                   when coming from SQD or SQE
+     * @throws QpStateException if the QP is not in RTR, SQD or SQE
+     * @throws IllegalArgumentException if an attribute is missing or above the device's limits
+     *         (max_qp_init_rd_atom)
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails
+     */
     public synchronized void toRts(RtsAttributes attributes) {
         QpState from = checkedFrom(QpState.RTS);
         if (attributes.maxRdAtomic != null && attributes.maxRdAtomic > device.maxQpInitRdAtom()) {
@@ -232,17 +306,33 @@ public final class QueuePair extends NativeObject {
         }
     }
 
-    /** RTS → SQD: the send queue drains and stops taking new work. */
+    /**
+     * RTS → SQD: the send queue drains and stops taking new work.
+     *
+     * @throws QpStateException if the QP is not in RTS
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails (not every provider supports SQD)
+     */
     public synchronized void toSqd() {
         toStateOnly(QpState.SQD);
     }
 
-    /** Any state → ERR: outstanding and future work requests complete with WR_FLUSH_ERR. */
+    /**
+     * Any state → ERR: outstanding and future work requests complete with WR_FLUSH_ERR.
+     *
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails
+     */
     public synchronized void toError() {
         toStateOnly(QpState.ERR);
     }
 
-    /** Any state → RESET: queues emptied, the QP can be connected again from INIT. */
+    /**
+     * Any state → RESET: queues emptied, the QP can be connected again from INIT.
+     *
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if ibv_modify_qp fails
+     */
     public synchronized void toReset() {
         toStateOnly(QpState.RESET);
     }
@@ -301,7 +391,13 @@ public final class QueuePair extends NativeObject {
 
     // ---- query ---------------------------------------------------------------------------
 
-    /** {@code ibv_query_qp} with every attribute verbs4j knows about. */
+    /**
+     * {@code ibv_query_qp} with every attribute verbs4j knows about.
+     *
+     * @return a snapshot of the QP's state and attributes
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException if the query fails
+     */
     public synchronized QpAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -329,13 +425,28 @@ public final class QueuePair extends NativeObject {
     /**
      * A chain of {@code chainLength} send work requests with {@code sgesPerRequest} SGEs each,
      * built once in native memory. For one thread at a time.
+     *
+     * @param chainLength    requests in the chain, at least 1
+     * @param sgesPerRequest SGEs per request, 0 to {@link QpCapabilities#maxSendSge()}
+     * @return the chain, owned by the caller, who closes it before this QP
+     * @throws IllegalArgumentException if a count is out of range
+     * @throws IllegalStateException if the QP is closed
      */
     public PreparedSend prepareSend(int chainLength, int sgesPerRequest) {
         handle();
         return new PreparedSend(this, chainLength, sgesPerRequest);
     }
 
-    /** A chain of receive work requests for this QP's own receive queue. */
+    /**
+     * A chain of receive work requests for this QP's own receive queue, built once in native memory.
+     * For one thread at a time.
+     *
+     * @param chainLength    requests in the chain, 1 to {@link QpCapabilities#maxRecvWorkRequests()}
+     * @param sgesPerRequest SGEs per request, 0 to {@link QpCapabilities#maxRecvSge()}
+     * @return the chain, owned by the caller, who closes it before this QP
+     * @throws IllegalArgumentException if a count is out of range
+     * @throws IllegalStateException if the QP is closed or receives through an SRQ
+     */
     public PreparedReceive prepareReceive(int chainLength, int sgesPerRequest) {
         handle();
         if (srq != null) {

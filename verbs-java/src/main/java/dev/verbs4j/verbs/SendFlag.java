@@ -17,10 +17,22 @@ public enum SendFlag {
         this.bit = bit;
     }
 
+    /**
+     * The flag's bit in {@code ibv_send_flags}.
+     *
+     * @return the single-bit mask
+     */
     public int bit() {
         return bit;
     }
 
+    /**
+     * The bit mask {@link PreparedSend#flags(int, int)} takes. Allocates the varargs array: call it
+     * once, outside the hot path.
+     *
+     * @param flags the flags, possibly none
+     * @return the OR of their bits, 0 for none
+     */
     public static int mask(SendFlag... flags) {
         int m = 0;
         for (SendFlag f : flags) {

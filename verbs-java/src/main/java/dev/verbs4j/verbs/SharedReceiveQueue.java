@@ -10,11 +10,16 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * {@code struct ibv_srq}: one pool of receive buffers shared by many QPs, so receive memory grows
- * with traffic rather than with the number of connections. Arm a {@link #armLimit(int) limit} to
- * get an async event when it runs low.
+ * with traffic rather than with the number of connections, from
+ * {@link ProtectionDomain#createSharedReceiveQueue(int, int)}. Arm a {@link #armLimit(int) limit}
+ * to get an async event when it runs low.
  *
- * <p>Closing it while other threads post receives to it is safe: posts hold it open for their
- * call (see {@link NativeObject}); arming and querying hold its monitor, which close holds too.
+ * <p><b>Ownership.</b> The caller owns it; QPs that receive from it do not. Close those QPs (and its
+ * prepared receives) first, then the SRQ, then its {@link ProtectionDomain}.
+ *
+ * <p><b>Threads.</b> Closing it while other threads post receives to it is safe: posts hold it open
+ * for their call (see {@code NativeObject}); arming and querying hold its monitor, which close holds
+ * too. Each posting thread uses its own {@link PreparedReceive}.
  */
 public final class SharedReceiveQueue extends NativeObject {
     private static final MethodHandle CREATE_SRQ =
@@ -71,22 +76,41 @@ public final class SharedReceiveQueue extends NativeObject {
         }
     }
 
+    /**
+     * The PD it was created in; QPs using it must belong to the same PD.
+     *
+     * @return the PD (not owned by the SRQ)
+     */
     public ProtectionDomain protectionDomain() {
         return pd;
     }
 
-    /** Receives the SRQ holds, as the provider allocated it. */
+    /**
+     * Receives the SRQ holds, as the provider allocated it.
+     *
+     * @return the capacity, at least what was asked for
+     */
     public int maxWorkRequests() {
         return maxWorkRequests;
     }
 
+    /**
+     * Scatter/gather entries per receive, as the provider allocated it.
+     *
+     * @return the SGE limit
+     */
     public int maxSge() {
         return maxSge;
     }
 
     /**
-     * Arms the limit: once fewer than {@code limit} receives remain, the device raises one
-     * SRQ_LIMIT_REACHED async event and disarms. Re-arm after refilling.
+     * Arms the limit ({@code ibv_modify_srq}): once fewer than {@code limit} receives remain, the
+     * device raises one SRQ_LIMIT_REACHED async event and disarms. Re-arm after refilling.
+     *
+     * @param limit 0 to {@link #maxWorkRequests()}; 0 disarms
+     * @throws IllegalArgumentException if {@code limit} is out of range
+     * @throws IllegalStateException if the SRQ is closed
+     * @throws VerbsException if the provider refuses (some have no SRQ limit)
      */
     public synchronized void armLimit(int limit) {
         if (limit < 0 || limit > maxWorkRequests) {
@@ -103,6 +127,13 @@ public final class SharedReceiveQueue extends NativeObject {
         }
     }
 
+    /**
+     * {@code ibv_query_srq}: its size and current limit.
+     *
+     * @return a snapshot of the attributes
+     * @throws IllegalStateException if the SRQ is closed
+     * @throws VerbsException if the query fails
+     */
     public synchronized SrqAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment errno = Errno.allocate(arena);
@@ -115,7 +146,17 @@ public final class SharedReceiveQueue extends NativeObject {
         }
     }
 
-    /** A chain of receives to post to this SRQ (ibv_post_srq_recv), without allocating per post. */
+    /**
+     * A chain of receives to post to this SRQ (ibv_post_srq_recv), without allocating per post. For
+     * one thread at a time.
+     *
+     * @param chainLength    requests in the chain, 1 to {@link #maxWorkRequests()}
+     * @param sgesPerRequest SGEs per request, 0 to {@link #maxSge()}
+     * @return the chain, owned by the caller, who closes it before this SRQ
+     * @throws IllegalArgumentException if a count is out of range
+     * @throws IllegalStateException if the SRQ is closed
+     * @throws UnsupportedOperationException if the provider has no post_srq_recv
+     */
     public PreparedReceive prepareReceive(int chainLength, int sgesPerRequest) {
         handle();
         if (sgesPerRequest > maxSge) {

@@ -1,7 +1,8 @@
 package dev.verbs4j.verbs;
 
 /**
- * {@code struct ibv_srq_attr}.
+ * {@code struct ibv_srq_attr}, as {@link SharedReceiveQueue#query()} reports it. An immutable
+ * snapshot.
  *
  * @param maxWorkRequests receives the SRQ holds
  * @param maxSge          SGEs per receive

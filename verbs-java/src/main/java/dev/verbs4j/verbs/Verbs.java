@@ -12,7 +12,14 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Entry point: the RDMA devices of this host, and opening one. */
+/**
+ * Entry point: lists the RDMA devices of this host and opens one as a {@link Context}.
+ *
+ * <p>Stateless and thread-safe: every call reads the device list afresh ({@code ibv_get_device_list})
+ * and frees it before returning. Loading this class checks fork safety once (see {@code ForkSafety}).
+ * The {@link Context} a call opens belongs to the caller, who must close it after everything created
+ * from it.
+ */
 public final class Verbs {
     private static final Logger LOG = LoggerFactory.getLogger(Verbs.class);
     private static final MethodHandle GET_DEVICE_LIST =
@@ -29,6 +36,8 @@ public final class Verbs {
     /**
      * The devices visible to this process (in this network namespace). Empty when the kernel has
      * no RDMA support at all: libibverbs then returns NULL with ENOSYS, which means "no devices".
+     *
+     * @return an immutable snapshot of the device list, in libibverbs' order; never null
      */
     public static List<DeviceInfo> devices() {
         List<DeviceInfo> result = new ArrayList<>();
@@ -40,8 +49,13 @@ public final class Verbs {
     }
 
     /**
-     * Opens the device with this name; the error lists the devices that do exist, and in exclusive
-     * netns mode says that devices of other namespaces are hidden.
+     * Opens the device with this name ({@code ibv_open_device}); the error lists the devices that do
+     * exist, and in exclusive netns mode says that devices of other namespaces are hidden.
+     *
+     * @param name the kernel device name, as {@link DeviceInfo#name()} gives it, e.g. {@code rxe0}
+     * @return the open device; the caller owns it and closes it after every object created from it
+     * @throws VerbsException with errno ENODEV if no visible device has this name, or with the
+     *         verb's errno (EACCES, EPERM...) if it exists but cannot be opened
      */
     public static Context open(String name) {
         Context[] opened = new Context[1];
@@ -58,7 +72,12 @@ public final class Verbs {
         return opened[0];
     }
 
-    /** Opens the first device, if there is one. */
+    /**
+     * Opens the first device of {@link #devices()}, if there is one.
+     *
+     * @return the open device, owned by the caller (close it last), or empty when this host has none
+     * @throws VerbsException if the device exists but cannot be opened
+     */
     public static Optional<Context> openFirst() {
         List<DeviceInfo> all = devices();
         return all.isEmpty() ? Optional.empty() : Optional.of(open(all.getFirst().name()));

@@ -1,9 +1,32 @@
 package dev.verbs4j.verbs;
 
-/** enum ibv_wc_opcode: what a completion completed. */
+/**
+ * What a completion completed: enum ibv_wc_opcode. {@link WorkCompletions#opcodeEnum(int)} gives
+ * it; valid only for successful completions.
+ */
 public enum WcOpcode {
-    SEND(0), RDMA_WRITE(1), RDMA_READ(2), COMP_SWAP(3), FETCH_ADD(4), BIND_MW(5), LOCAL_INV(6), TSO(7),
-    RECV(128), RECV_RDMA_WITH_IMM(129), UNKNOWN(-1);
+    /** A send (with or without immediate) completed on the send queue. */
+    SEND(0),
+    /** An RDMA write (with or without immediate) completed on the send queue. */
+    RDMA_WRITE(1),
+    /** An RDMA read completed: the data is in the local buffer. */
+    RDMA_READ(2),
+    /** An atomic compare-and-swap completed: the old value is in the local buffer. */
+    COMP_SWAP(3),
+    /** An atomic fetch-and-add completed: the old value is in the local buffer. */
+    FETCH_ADD(4),
+    /** A memory window bind completed. */
+    BIND_MW(5),
+    /** A local invalidate completed. */
+    LOCAL_INV(6),
+    /** A TCP segmentation offload send completed (raw packet QPs). */
+    TSO(7),
+    /** A receive consumed a SEND (or SEND_WITH_IMM). */
+    RECV(128),
+    /** A receive consumed the immediate data of an RDMA_WRITE_WITH_IMM. */
+    RECV_RDMA_WITH_IMM(129),
+    /** An opcode this library does not know. */
+    UNKNOWN(-1);
 
     private final int code;
 
@@ -11,6 +34,11 @@ public enum WcOpcode {
         this.code = code;
     }
 
+    /**
+     * The numeric code (IBV_WC_*).
+     *
+     * @return the code, or -1 for UNKNOWN
+     */
     public int code() {
         return code;
     }

@@ -1,11 +1,14 @@
 package dev.verbs4j.verbs;
 
 /**
- * Posting a chain of work requests failed. The requests before {@link #index()} were posted and
- * will complete; this one and those after it were not.
+ * Posting a chain of work requests failed ({@code ibv_post_send}, {@code ibv_post_recv} or
+ * {@code ibv_post_srq_recv}). The requests before {@link #index()} were posted and will complete;
+ * this one and those after it were not. Immutable.
  */
 public final class WorkRequestException extends VerbsException {
+    /** Position of the rejected request, or -1. */
     private final int index;
+    /** How many requests were posted at once. */
     private final int chainLength;
 
     WorkRequestException(String verb, int errno, int index, int chainLength, long wrId) {
@@ -15,11 +18,20 @@ public final class WorkRequestException extends VerbsException {
         this.chainLength = chainLength;
     }
 
-    /** Position of the rejected request in the posted chain (0-based), or -1 if the provider did not say. */
+    /**
+     * Position of the rejected request in the posted chain (0-based), or -1 if the provider did not say.
+     *
+     * @return the index, 0 to {@link #chainLength()} minus 1, or -1
+     */
     public int index() {
         return index;
     }
 
+    /**
+     * How many requests the failed post covered.
+     *
+     * @return the count passed to post, at least 1
+     */
     public int chainLength() {
         return chainLength;
     }
