@@ -10,7 +10,9 @@ package dev.verbs4j.nvmf;
 public final class ConnectRejectedException extends NvmeStatusException {
     /** Byte offset of SUBNQN in the Connect data. */
     public static final int SUBNQN_OFFSET = 256;
+    /** IPO: the byte offset of the invalid parameter. */
     private final int invalidOffset;
+    /** IATTR: true when the offset is in the Connect data, false when in the command. */
     private final boolean inData;
 
     /**

@@ -124,10 +124,13 @@ public enum NvmeStatus {
     NAMESPACE_NOT_ATTACHED(1, 0x1A, "namespace not attached"),
     /** SCT 1, SC 0x24: ANA group identifier invalid. */
     ANA_GROUP_ID_INVALID(1, 0x24, "ANA group identifier invalid"),
+    /** SCT 1, SC 0x80: conflicting attributes (NVM command set) or incompatible format (Connect). */
     CONFLICTING_ATTRIBUTES_OR_INCOMPATIBLE_FORMAT(1, 0x80,
             "conflicting attributes (NVM) / incompatible format (Connect)"),
+    /** SCT 1, SC 0x81: invalid protection information (NVM command set) or controller busy (Connect). */
     INVALID_PROTECTION_INFO_OR_CONTROLLER_BUSY(1, 0x81,
             "invalid protection information (NVM) / controller busy (Connect)"),
+    /** SCT 1, SC 0x82: write to a read-only range (NVM command set) or invalid Connect parameters. */
     WRITE_TO_READ_ONLY_OR_CONNECT_INVALID_PARAMETERS(1, 0x82,
             "attempted write to read only range (NVM) / connect invalid parameters (Connect)"),
     /** SCT 1, SC 0x83: connect restart discovery. */

@@ -7,8 +7,11 @@ package dev.verbs4j.nvmf;
  * only this command failed.
  */
 public class NvmeStatusException extends NvmfException {
+    /** The decoded status. */
     private final NvmeStatus status;
+    /** The completion's 15-bit status field, as received. */
     private final int rawStatus;
+    /** The command that failed, as named in the message. */
     private final String command;
 
     /**
