@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -148,7 +149,7 @@ public final class ChannelConfig {
     }
 
     /** Registered bytes an RDMA channel of this configuration needs: its receive and send buffers. */
-    long bytesToRegister(int agreedMaxMessage) {
+    public long bytesToRegister(int agreedMaxMessage) {
         return (long) agreedMaxMessage * (receiveDepth + sendQueueDepth);
     }
 

@@ -1,6 +1,7 @@
 package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.linux.NativeSocket;
+import dev.verbs4j.guest.transport.BootstrapExchange;
 import java.io.IOException;
 
 /** The client side: connects to a {@link ChannelServer} and sets the channel up. */

@@ -3,6 +3,7 @@ package dev.verbs4j.guest;
 import dev.verbs4j.guest.linux.EventFd;
 import dev.verbs4j.guest.linux.FileDescriptor;
 import dev.verbs4j.guest.linux.NativeSocket;
+import dev.verbs4j.guest.transport.BootstrapExchange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.util.Locale;
 
 /**

@@ -6,11 +6,11 @@ package dev.verbs4j.guest;
  */
 public record TransportChoice(TransportKind kind, String reason, String device, int gidIndex, String gidType) {
 
-    static TransportChoice rdma(String reason, String device, int gidIndex, String gidType) {
+    public static TransportChoice rdma(String reason, String device, int gidIndex, String gidType) {
         return new TransportChoice(TransportKind.RDMA, reason, device, gidIndex, gidType);
     }
 
-    static TransportChoice tcp(String reason) {
+    public static TransportChoice tcp(String reason) {
         return new TransportChoice(TransportKind.TCP, reason, "", -1, "");
     }
 

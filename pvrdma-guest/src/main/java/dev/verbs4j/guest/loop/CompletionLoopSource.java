@@ -1,0 +1,13 @@
+package dev.verbs4j.guest.loop;
+
+import dev.verbs4j.verbs.CompletionQueue;
+import dev.verbs4j.verbs.WorkCompletions;
+
+/** A completion queue a {@link CompletionLoop} polls, and who handles what it yields. */
+public interface CompletionLoopSource {
+
+    CompletionQueue queue();
+
+    /** Handles the {@code batch.count()} completions just polled; runs on the loop thread. */
+    void deliver(WorkCompletions batch);
+}
