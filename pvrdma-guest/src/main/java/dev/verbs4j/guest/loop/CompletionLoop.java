@@ -85,12 +85,23 @@ public final class CompletionLoop implements AutoCloseable {
                 .unstarted(this::run);
     }
 
-    /** Starts a loop; ADAPTIVE spins for 1 ms after the last completion before it blocks. */
+    /**
+     * Starts a loop; ADAPTIVE spins for 1 ms after the last completion before it blocks.
+     *
+     * @param mode how the loop waits
+     * @return the running loop; the caller closes it, after the channels that use it
+     */
     public static CompletionLoop start(CompletionMode mode) {
         return start(mode, DEFAULT_SPIN);
     }
 
-    /** Starts a loop; {@code spin} is ADAPTIVE's spin budget (ignored by the other modes). */
+    /**
+     * Starts a loop with a chosen ADAPTIVE spin budget.
+     *
+     * @param mode how the loop waits
+     * @param spin ADAPTIVE's spin budget after the last completion (ignored by the other modes)
+     * @return the running loop; the caller closes it, after the channels that use it
+     */
     public static CompletionLoop start(CompletionMode mode, Duration spin) {
         CompletionLoop loop = new CompletionLoop(mode, spin);
         loop.thread.start();
@@ -98,15 +109,29 @@ public final class CompletionLoop implements AutoCloseable {
         return loop;
     }
 
+    /**
+     * How this loop waits.
+     *
+     * @return the mode it was started in
+     */
     public CompletionMode mode() {
         return mode;
     }
 
-    /** True on the loop's own thread (where callbacks run and nothing may block). */
+    /**
+     * Whether the caller runs on the loop's own thread (where callbacks run and nothing may block).
+     *
+     * @return true on the loop thread
+     */
     public boolean inLoop() {
         return Thread.currentThread() == thread;
     }
 
+    /**
+     * Whether the loop thread still runs.
+     *
+     * @return false once the loop stopped
+     */
     public boolean isRunning() {
         return !stopped.isDone();
     }
@@ -121,7 +146,12 @@ public final class CompletionLoop implements AutoCloseable {
         return eventfdWrites.get();
     }
 
-    /** Runs {@code task} on the loop thread soon. */
+    /**
+     * Runs {@code task} on the loop thread soon; any thread.
+     *
+     * @param task what to run; it must not block
+     * @throws ChannelException {@link ChannelError#CLOSED} when the loop is stopped
+     */
     public void execute(Runnable task) {
         if (!isRunning()) {
             throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
@@ -130,7 +160,12 @@ public final class CompletionLoop implements AutoCloseable {
         wakeup();
     }
 
-    /** Runs {@code task} on the loop thread after {@code delay}. */
+    /**
+     * Runs {@code task} on the loop thread after {@code delay}; any thread.
+     *
+     * @param delay how long to wait first
+     * @param task  what to run; it must not block
+     */
     public void schedule(Duration delay, Runnable task) {
         long deadline = System.nanoTime() + delay.toNanos();
         if (inLoop()) {
@@ -148,7 +183,14 @@ public final class CompletionLoop implements AutoCloseable {
         }
     }
 
-    /** Runs {@code task} on the loop thread and waits for it; runs it here if the loop is this thread or gone. */
+    /**
+     * Runs {@code task} on the loop thread and waits for it; runs it here if the loop is this
+     * thread or gone.
+     *
+     * @param task    what to run
+     * @param timeout how long to wait for it
+     * @throws ChannelException when the task failed, did not finish in time, or the wait was interrupted
+     */
     public void runAndWait(Runnable task, Duration timeout) {
         if (inLoop() || !isRunning()) {
             task.run();
@@ -184,6 +226,12 @@ public final class CompletionLoop implements AutoCloseable {
     /**
      * Adds {@code fd} to the epoll set with {@code events} (level-triggered, {@link Epoll} bits);
      * {@code handler} runs on the loop thread when it is ready.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd      the fd, which stays the caller's to close (after {@link #unwatch})
+     * @param events  the epoll bits to wait for
+     * @param handler called on the loop thread when the fd is ready
      */
     public void watch(int fd, int events, CompletionLoopFd handler) {
         runAndWait(() -> {
@@ -200,12 +248,25 @@ public final class CompletionLoop implements AutoCloseable {
         }, CALL_TIMEOUT);
     }
 
-    /** Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up). */
+    /**
+     * Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up).
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd     a watched fd
+     * @param events the epoll bits to wait for from now on
+     */
     public void changeEvents(int fd, int events) {
         epoll.modify(fd, events);
     }
 
-    /** Takes {@code fd} out of the set; call before closing it. */
+    /**
+     * Takes {@code fd} out of the set; call before closing it.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd a watched fd
+     */
     public void unwatch(int fd) {
         runAndWait(() -> {
             if (fd < handlers.length && handlers[fd] != null) {
@@ -219,15 +280,36 @@ public final class CompletionLoop implements AutoCloseable {
         }, CALL_TIMEOUT);
     }
 
+    /**
+     * Polls {@code source}'s completion queue from now on.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param source the queue and its handler; stays the caller's
+     */
     public void addSource(CompletionLoopSource source) {
         runAndWait(() -> queues.add(new Queue(source)), CALL_TIMEOUT);
     }
 
+    /**
+     * Stops polling {@code source}'s completion queue; call before closing the queue.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param source a source given to {@link #addSource}
+     */
     public void removeSource(CompletionLoopSource source) {
         runAndWait(() -> queues.removeIf(q -> q.source == source), CALL_TIMEOUT);
     }
 
-    /** The loop's shared view of a device, opened on first use; closed when the loop stops. */
+    /**
+     * The loop's shared view of a device, opened on first use; closed when the loop stops.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param name the RDMA device name
+     * @return the device, owned by the loop (callers never close it)
+     */
     public CompletionLoopDevice device(String name) {
         CompletionLoopDevice device;
         boolean opened = false;

@@ -29,10 +29,20 @@ public final class CompletionLoopDevice implements AutoCloseable, CompletionLoop
         }
     }
 
+    /**
+     * The device context the loop opened.
+     *
+     * @return the context, owned by the loop
+     */
     public Context context() {
         return context;
     }
 
+    /**
+     * The completion channel whose fd the loop waits on.
+     *
+     * @return the channel, owned by the loop
+     */
     public CompletionChannel events() {
         return events;
     }
