@@ -21,16 +21,34 @@ import java.util.stream.Collectors;
 public final class Doctor {
     private Doctor() {}
 
-    /** Reads this machine (or a recorded sysfs tree) and judges it. */
+    /**
+     * Reads this machine (or a recorded sysfs tree) and judges it. Thread-safe; may run commands
+     * (modinfo, ibv_devinfo) with a time limit.
+     *
+     * @param sys the live {@code /sys} ({@link SysfsRoot#system()}) or a recorded tree
+     * @return the report: facts, checks and the transport verdict
+     */
     public static DoctorReport run(SysfsRoot sys) {
         return examine(DoctorFacts.collect(sys), PvrdmaDriverFacts.read(sys));
     }
 
+    /**
+     * Judges facts already collected, with nothing known about the PVRDMA driver.
+     *
+     * @param facts what was read
+     * @return the report
+     */
     public static DoctorReport examine(DoctorFacts facts) {
         return examine(facts, PvrdmaDriverFacts.none());
     }
 
-    /** Judges the facts, with what is known about the PVRDMA adapters' driver. */
+    /**
+     * Judges the facts, with what is known about the PVRDMA adapters' driver.
+     *
+     * @param facts        what was read
+     * @param pvrdmaDriver the PVRDMA functions without a driver, and the module's state
+     * @return the report
+     */
     public static DoctorReport examine(DoctorFacts facts, PvrdmaDriverFacts pvrdmaDriver) {
         List<DoctorCheck> checks = new ArrayList<>();
         checks.add(platform(facts.kernel()));

@@ -28,6 +28,7 @@ public record DoctorFacts(String sysfs, KernelInfo kernel, RdmaCoreInfo rdmaCore
         RdmaNetns netns, List<ProviderInfo> devices, LibibverbsView libibverbs, Map<String, ProviderLimits> limits,
         Map<String, String> netdevStates) {
 
+    /** Copies the list components, so the record is immutable. */
     public DoctorFacts {
         devices = List.copyOf(devices);
         limits = Map.copyOf(limits);
@@ -37,6 +38,9 @@ public record DoctorFacts(String sysfs, KernelInfo kernel, RdmaCoreInfo rdmaCore
     /**
      * Reads this machine. With a recorded sysfs tree, devices, namespaces and interfaces come from
      * the tree and libibverbs is not asked; kernel, rdma-core and memlock are this machine's.
+     *
+     * @param sys the live {@code /sys} or a recorded tree
+     * @return the facts
      */
     public static DoctorFacts collect(SysfsRoot sys) {
         List<ProviderInfo> devices = RdmaDeviceScan.scan(sys);
@@ -49,14 +53,25 @@ public record DoctorFacts(String sysfs, KernelInfo kernel, RdmaCoreInfo rdmaCore
                 RdmaNetns.detect(sys), devices, view, limits, netdevStates(sys, devices));
     }
 
-    /** Limits known from sysfs alone (the device is not asked). */
+    /**
+     * Limits known from sysfs alone (the device is not asked).
+     *
+     * @param devices the devices found
+     * @return the limits by device name
+     */
     public static Map<String, ProviderLimits> limitsFromSysfs(List<ProviderInfo> devices) {
         Map<String, ProviderLimits> limits = new LinkedHashMap<>();
         devices.forEach(d -> limits.put(d.name(), ProviderLimits.of(d, Optional.empty(), 0)));
         return limits;
     }
 
-    /** The operstate (up, down, ...) of every network interface these devices run over. */
+    /**
+     * The operstate (up, down, ...) of every network interface these devices run over.
+     *
+     * @param sys     where to read
+     * @param devices the devices found
+     * @return the operstate by interface name
+     */
     public static Map<String, String> netdevStates(SysfsRoot sys, List<ProviderInfo> devices) {
         Map<String, String> states = new LinkedHashMap<>();
         devices.forEach(d -> d.netdevs().forEach(n -> states.put(n, sys.read("class/net/" + n + "/operstate").orElse(""))));

@@ -11,19 +11,34 @@ import java.util.List;
  * @param verdict the transport a channel would use
  */
 public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVerdict verdict) {
+    /** Copies the checks, so the report is immutable. */
     public DoctorReport {
         checks = List.copyOf(checks);
     }
 
+    /**
+     * The checks that failed.
+     *
+     * @return the FAIL checks, in order; empty when nothing blocks
+     */
     public List<DoctorCheck> blockingProblems() {
         return checks.stream().filter(c -> c.status() == CheckStatus.FAIL).toList();
     }
 
-    /** 0 when nothing blocks, 1 when some check failed (see {@link Doctor} for which do). */
+    /**
+     * The exit code for {@code bin/verbs4j doctor}.
+     *
+     * @return 0 when nothing blocks, 1 when some check failed (see {@link Doctor} for which do)
+     */
     public int exitCode() {
         return blockingProblems().isEmpty() ? 0 : 1;
     }
 
+    /**
+     * The report as the command prints it.
+     *
+     * @return lines of text for a person
+     */
     public String toText() {
         StringBuilder s = new StringBuilder();
         s.append("verbs4j doctor (sysfs ").append(facts.sysfs()).append(")\n");
@@ -41,6 +56,11 @@ public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVe
         return s.toString();
     }
 
+    /**
+     * The report as {@code doctor --json} prints it.
+     *
+     * @return one JSON object
+     */
     public String toJson() {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("verdict").beginObject().field("transport", verdict.transport()).field("device", verdict.device())

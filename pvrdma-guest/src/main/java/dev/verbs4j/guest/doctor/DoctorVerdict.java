@@ -24,11 +24,20 @@ public record DoctorVerdict(String transport, String device, int port, int gidIn
         return new DoctorVerdict(TCP, "", 0, -1, "", "", reason);
     }
 
+    /**
+     * Whether channels will use RDMA here.
+     *
+     * @return true when {@link #transport()} is {@link #RDMA}
+     */
     public boolean isRdma() {
         return RDMA.equals(transport);
     }
 
-    /** "transport: rdma (rxe0, GID index 1, RoCE v2)" or "transport: tcp (reason: ...)". */
+    /**
+     * The verdict in one line.
+     *
+     * @return "transport: rdma (rxe0, GID index 1, RoCE v2)" or "transport: tcp (reason: ...)"
+     */
     public String line() {
         return isRdma() ? "transport: rdma (" + device + ", GID index " + gidIndex + ", " + gidType + ")"
                 : "transport: tcp (reason: " + reason + ")";

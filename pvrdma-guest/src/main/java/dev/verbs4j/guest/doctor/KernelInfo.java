@@ -21,6 +21,12 @@ public record KernelInfo(String os, String arch, String release, int bits) {
     private static final Pattern VERSION = Pattern.compile("^(\\d+)\\.(\\d+)");
     private static final Set<String> ARCH_64 = Set.of("amd64", "x86_64", "aarch64", "ppc64le", "s390x", "riscv64");
 
+    /**
+     * This machine's kernel: the release from {@code /proc/sys/kernel/osrelease}, the rest from
+     * the JVM's system properties.
+     *
+     * @return the kernel
+     */
     public static KernelInfo current() {
         String release;
         try {
@@ -33,15 +39,31 @@ public record KernelInfo(String os, String arch, String release, int bits) {
         return new KernelInfo(System.getProperty("os.name", ""), arch, release, bits);
     }
 
+    /**
+     * Whether the OS is Linux.
+     *
+     * @return true on Linux
+     */
     public boolean isLinux() {
         return os.equalsIgnoreCase("Linux");
     }
 
+    /**
+     * Whether the machine is 64-bit.
+     *
+     * @return true for 64 bits
+     */
     public boolean is64Bit() {
         return bits == 64;
     }
 
-    /** True when the release is at least major.minor; false when it cannot be parsed. */
+    /**
+     * Whether the kernel release is at least {@code major.minor}.
+     *
+     * @param major the major version
+     * @param minor the minor version
+     * @return true when the release is that or newer
+     */
     public boolean atLeast(int major, int minor) {
         Matcher m = VERSION.matcher(release);
         if (!m.find()) {
@@ -52,6 +74,11 @@ public record KernelInfo(String os, String arch, String release, int bits) {
         return ma > major || (ma == major && mi >= minor);
     }
 
+    /**
+     * Whether the kernel has the RDMA network namespace modes ({@link #NAMESPACES_SINCE} or newer).
+     *
+     * @return true when it has
+     */
     public boolean supportsRdmaNamespaces() {
         return atLeast(NAMESPACES_SINCE[0], NAMESPACES_SINCE[1]);
     }

@@ -9,6 +9,11 @@ public enum NetnsMode {
     /** ib_core is not loaded, or neither sysfs nor the rdma tool could say. */
     UNKNOWN;
 
+    /**
+     * The mode in lower case, as reports write it.
+     *
+     * @return "shared", "exclusive" or "unknown"
+     */
     public String label() {
         return name().toLowerCase();
     }

@@ -19,6 +19,7 @@ public record PciFunction(String address, int vendorId, int deviceId, String dri
     public static final int DEVICE_PVRDMA = 0x0820;
     public static final int DEVICE_VMXNET3 = 0x07b0;
 
+    /** Copies the list components, so the record is immutable. */
     public PciFunction {
         netdevs = List.copyOf(netdevs);
     }
@@ -40,21 +41,39 @@ public record PciFunction(String address, int vendorId, int deviceId, String dri
         return Optional.of(new PciFunction(address, vendor.get(), device.get(), driver, sys.list(dir + "/net")));
     }
 
-    /** "15ad:0820", the form lspci -nn prints. */
+    /**
+     * The vendor and device IDs.
+     *
+     * @return "15ad:0820", the form lspci -nn prints
+     */
     public String ids() {
         return String.format("%04x:%04x", vendorId, deviceId);
     }
 
-    /** The address of function 0 in the same slot (where PVRDMA's paired vmxnet3 sits). */
+    /**
+     * The address of function 0 in the same slot (where PVRDMA's paired vmxnet3 sits).
+     *
+     * @return the address, empty when this is function 0 or the address has another form
+     */
     public Optional<String> functionZero() {
         int dot = address.lastIndexOf('.');
         return dot < 0 ? Optional.empty() : Optional.of(address.substring(0, dot) + ".0");
     }
 
+    /**
+     * Whether this is a VMware PVRDMA function.
+     *
+     * @return true for 15ad:0820
+     */
     public boolean isPvrdma() {
         return vendorId == VENDOR_VMWARE && deviceId == DEVICE_PVRDMA;
     }
 
+    /**
+     * Whether this is a VMware vmxnet3 function.
+     *
+     * @return true for 15ad:07b0
+     */
     public boolean isVmxnet3() {
         return vendorId == VENDOR_VMWARE && deviceId == DEVICE_VMXNET3;
     }

@@ -22,16 +22,26 @@ public record ProviderInfo(String name, String driver, RdmaProvider provider, Op
         Optional<PciFunction> pairedNic, List<String> netdevs, String nodeType, String firmware,
         List<RdmaPort> ports) {
 
+    /** Copies the list components, so the record is immutable. */
     public ProviderInfo {
         netdevs = List.copyOf(netdevs);
         ports = List.copyOf(ports);
     }
 
+    /**
+     * Whether this device is a VMware PVRDMA adapter.
+     *
+     * @return true for the vmw_pvrdma provider
+     */
     public boolean isPvrdma() {
         return provider == RdmaProvider.PVRDMA || pci.map(PciFunction::isPvrdma).orElse(false);
     }
 
-    /** "vmw_pvrdma, PCI 0000:0b:00.1 [15ad:0820], paired vmxnet3 ens192" and the like. */
+    /**
+     * The device in one line.
+     *
+     * @return "vmw_pvrdma, PCI 0000:0b:00.1 [15ad:0820], paired vmxnet3 ens192" and the like
+     */
     public String summary() {
         StringBuilder s = new StringBuilder(driver.isEmpty() ? "driver unknown" : driver);
         pci.ifPresentOrElse(p -> s.append(", PCI ").append(p.address()).append(" [").append(p.ids()).append(']'),

@@ -31,6 +31,7 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
 
     public static final int INLINE_AT_CREATION = -1;
 
+    /** Copies the set of QP types, so the record is immutable. */
     public ProviderLimits {
         qpTypes = Set.copyOf(qpTypes);
     }
@@ -38,8 +39,10 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
     /**
      * The limits of a device.
      *
+     * @param info              the device as sysfs describes it
      * @param attributes        ibv_query_device's answer, if the device could be opened
      * @param completionVectors the context's num_comp_vectors, 0 if unknown
+     * @return the limits: the device's answer where there is one, the provider's known limits otherwise
      */
     public static ProviderLimits of(ProviderInfo info, Optional<DeviceAttributes> attributes, int completionVectors) {
         boolean reported = attributes.isPresent();
@@ -65,7 +68,12 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
         };
     }
 
-    /** The reasons this device cannot serve the request; empty when it can. */
+    /**
+     * The reasons this device cannot serve the request.
+     *
+     * @param request what the caller is about to ask for
+     * @return the reasons; empty when it can
+     */
     public List<String> whyNot(CapabilityRequest request) {
         List<String> reasons = new ArrayList<>();
         String who = device + " (" + provider.label() + ")";
@@ -89,12 +97,21 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
         return reasons;
     }
 
-    /** The inline size to ask for: the wanted size, cut to what the device allows. */
+    /**
+     * The inline size to ask for: the wanted size, cut to what the device allows.
+     *
+     * @param wanted the inline bytes the caller wants
+     * @return the inline bytes to ask for
+     */
     public int inlineFor(int wanted) {
         return maxInlineData == INLINE_AT_CREATION ? wanted : Math.min(wanted, maxInlineData);
     }
 
-    /** One line, e.g. "RC+UD QPs, no inline data, SRQ no, atomics no, 1 completion vector, AH needs GRH". */
+    /**
+     * The limits in one line.
+     *
+     * @return e.g. "RC+UD QPs, no inline data, SRQ no, atomics no, 1 completion vector, AH needs GRH"
+     */
     public String describe() {
         String inline = maxInlineData == INLINE_AT_CREATION ? "inline data as granted at QP creation"
                 : maxInlineData == 0 ? "no inline data" : "inline up to " + maxInlineData + " bytes";

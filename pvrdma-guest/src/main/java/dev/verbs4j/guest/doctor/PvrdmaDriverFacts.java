@@ -20,16 +20,26 @@ public record PvrdmaDriverFacts(List<PciFunction> driverless, boolean moduleLoad
         boolean moduleChecked) {
     static final String MODULE = "vmw_pvrdma";
 
+    /** Copies the list components, so the record is immutable. */
     public PvrdmaDriverFacts {
         driverless = List.copyOf(driverless);
     }
 
-    /** No PVRDMA adapter lacks its driver (or none is there). */
+    /**
+     * No PVRDMA adapter lacks its driver (or none is there).
+     *
+     * @return facts with no driverless function
+     */
     public static PvrdmaDriverFacts none() {
         return new PvrdmaDriverFacts(List.of(), false, Optional.empty(), false);
     }
 
-    /** Reads the PCI functions and modules of {@code sys}; asks modinfo only on the live system. */
+    /**
+     * Reads the PCI functions and modules of {@code sys}; asks modinfo only on the live system.
+     *
+     * @param sys the live {@code /sys} or a recorded tree
+     * @return the facts
+     */
     public static PvrdmaDriverFacts read(SysfsRoot sys) {
         List<PciFunction> driverless = sys.list("bus/pci/devices").stream()
                 .flatMap(a -> PciFunction.read(sys, "bus/pci/devices/" + a).stream())

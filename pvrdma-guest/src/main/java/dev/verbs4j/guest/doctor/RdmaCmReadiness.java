@@ -16,10 +16,18 @@ import java.util.List;
 public record RdmaCmReadiness(boolean checked, List<String> problems) {
     private static final String IB_CM = "module/ib_cm";
 
+    /** Copies the list components, so the record is immutable. */
     public RdmaCmReadiness {
         problems = List.copyOf(problems);
     }
 
+    /**
+     * Whether the connection manager serves the ports of these devices here.
+     *
+     * @param sys     where to read the ib_cm counters
+     * @param devices the devices visible here
+     * @return the readiness; not checked when ib_cm is not loaded or the kernel is too old
+     */
     public static RdmaCmReadiness detect(SysfsRoot sys, List<ProviderInfo> devices) {
         // before Linux 5.14 the counters lived in class/infiniband_cm instead: nothing to tell from ports/N
         if (!sys.exists(IB_CM) || sys.exists("class/infiniband_cm") || devices.stream().allMatch(d -> d.ports().isEmpty())) {
@@ -37,12 +45,20 @@ public record RdmaCmReadiness(boolean checked, List<String> problems) {
         return new RdmaCmReadiness(true, problems);
     }
 
-    /** rdma_cm works through at least one port here, or nothing could be checked. */
+    /**
+     * Whether rdma_cm can be used here.
+     *
+     * @return true when it works through at least one port here, or nothing could be checked
+     */
     public boolean works() {
         return !checked || problems.isEmpty();
     }
 
-    /** "yes", "no" or "unknown", as the JSON report says it. */
+    /**
+     * The readiness in one word.
+     *
+     * @return "yes", "no" or "unknown", as the JSON report says it
+     */
     public String label() {
         return !checked ? "unknown" : problems.isEmpty() ? "yes" : "no";
     }

@@ -25,14 +25,25 @@ public record RdmaCoreInfo(boolean present, String version, String source, List<
     private static final Pattern LIBRARY = Pattern.compile("libibverbs\\.so\\.1\\.\\d+\\.(\\d+\\.\\d+)");
     private static final Pattern PROVIDER = Pattern.compile("lib(\\w+)-rdmav\\d+\\.so");
 
+    /** Copies the list components, so the record is immutable. */
     public RdmaCoreInfo {
         providers = List.copyOf(providers);
     }
 
+    /**
+     * No rdma-core here.
+     *
+     * @return facts saying libibverbs.so.1 was not found
+     */
     public static RdmaCoreInfo absent() {
         return new RdmaCoreInfo(false, "", "libibverbs.so.1 not found", List.of());
     }
 
+    /**
+     * Finds libibverbs and its providers on this machine; asks dpkg-query for the version.
+     *
+     * @return what was found
+     */
     public static RdmaCoreInfo detect() {
         Optional<Path> library = findLibrary();
         List<String> providers = library.map(l -> providersIn(l.getParent().resolve("libibverbs"))).orElse(List.of());
@@ -49,12 +60,23 @@ public record RdmaCoreInfo(boolean present, String version, String source, List<
                 l.toString(), providers)).orElse(absent());
     }
 
-    /** "libibverbs.so.1.14.44.0" → "44.0". */
+    /**
+     * The rdma-core version in a library file name: "libibverbs.so.1.14.44.0" gives "44.0".
+     *
+     * @param fileName the library's file name
+     * @return the version, empty when the name has none
+     */
     public static Optional<String> versionOfLibrary(String fileName) {
         Matcher m = LIBRARY.matcher(fileName);
         return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
+    /**
+     * Whether a user-space provider is installed.
+     *
+     * @param name the provider, e.g. "rxe" or "vmw_pvrdma"
+     * @return true when it is among {@link #providers()}
+     */
     public boolean hasProvider(String name) {
         return providers.contains(name);
     }

@@ -21,20 +21,39 @@ public enum RdmaProvider {
         this.label = label;
     }
 
-    /** rdma-core's user-space provider: lib{library}-rdmav*.so; "" when unknown. */
+    /**
+     * rdma-core's user-space provider: lib{library}-rdmav*.so.
+     *
+     * @return the provider name, "" when unknown
+     */
     public String library() {
         return library;
     }
 
+    /**
+     * The kernel driver.
+     *
+     * @return the driver name, "" when unknown
+     */
     public String driver() {
         return driver;
     }
 
+    /**
+     * The provider as reports name it.
+     *
+     * @return a short name
+     */
     public String label() {
         return label;
     }
 
-    /** By kernel driver name; OTHER when unknown. */
+    /**
+     * The provider of a kernel driver.
+     *
+     * @param driver the kernel driver name
+     * @return the provider; OTHER when unknown
+     */
     public static RdmaProvider ofDriver(String driver) {
         for (RdmaProvider p : values()) {
             if (!p.driver.isEmpty() && p.driver.equals(driver)) {

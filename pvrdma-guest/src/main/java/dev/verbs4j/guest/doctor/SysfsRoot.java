@@ -25,29 +25,59 @@ public final class SysfsRoot {
         this.root = root;
     }
 
-    /** The live sysfs of this machine. */
+    /**
+     * The live sysfs of this machine.
+     *
+     * @return {@code /sys}
+     */
     public static SysfsRoot system() {
         return new SysfsRoot(Path.of("/sys"));
     }
 
-    /** A recorded tree (or any directory laid out like {@code /sys}). */
+    /**
+     * A recorded tree (or any directory laid out like {@code /sys}).
+     *
+     * @param root the directory
+     * @return a view of it
+     */
     public static SysfsRoot at(Path root) {
         return new SysfsRoot(root);
     }
 
+    /**
+     * The directory this view reads.
+     *
+     * @return the root directory
+     */
     public Path root() {
         return root;
     }
 
-    /** True when this is the machine's own {@code /sys}, not a recording. */
+    /**
+     * Whether this is the machine's own sysfs.
+     *
+     * @return true for {@code /sys}, false for a recording
+     */
     public boolean isLive() {
         return root.toAbsolutePath().normalize().equals(Path.of("/sys"));
     }
 
+    /**
+     * A path under the root.
+     *
+     * @param relative a path relative to the root, e.g. "class/infiniband"
+     * @return the resolved path
+     */
     public Path path(String relative) {
         return root.resolve(relative);
     }
 
+    /**
+     * Whether a path under the root exists.
+     *
+     * @param relative a path relative to the root
+     * @return true when it exists
+     */
     public boolean exists(String relative) {
         return Files.exists(path(relative));
     }
@@ -55,6 +85,9 @@ public final class SysfsRoot {
     /**
      * A one-line attribute, trimmed; empty when it is missing or the kernel refuses the read
      * (unpopulated GID entries answer EINVAL, for instance).
+     *
+     * @param relative a path relative to the root
+     * @return the content, trimmed
      */
     public Optional<String> read(String relative) {
         try {
@@ -64,7 +97,12 @@ public final class SysfsRoot {
         }
     }
 
-    /** The entry names of a directory, sorted; empty when it does not exist. */
+    /**
+     * The entry names of a directory, sorted.
+     *
+     * @param relative a path relative to the root
+     * @return the names; empty when the directory does not exist
+     */
     public List<String> list(String relative) {
         Path dir = path(relative);
         if (!Files.isDirectory(dir)) {
@@ -80,6 +118,9 @@ public final class SysfsRoot {
     /**
      * The last name of a link's target: {@code vmw_pvrdma} for {@code device/driver}. A symbolic
      * link is read as such; a plain file (recorded trees) holds the target as its content.
+     *
+     * @param relative a path relative to the root
+     * @return the target's last name, empty when there is no such link
      */
     public Optional<String> linkName(String relative) {
         Path p = path(relative);
