@@ -19,6 +19,12 @@ public final class RdmaDeviceScan {
 
     private RdmaDeviceScan() {}
 
+    /**
+     * The RDMA devices in {@code class/infiniband}: what this network namespace may use.
+     *
+     * @param sys the live {@code /sys} or a recorded tree
+     * @return the devices, sorted by name
+     */
     public static List<ProviderInfo> scan(SysfsRoot sys) {
         List<ProviderInfo> devices = new ArrayList<>();
         for (String name : sys.list("class/infiniband")) {
@@ -31,6 +37,9 @@ public final class RdmaDeviceScan {
      * The uverbs character devices of the whole machine ({@code class/infiniband_verbs} is not
      * namespaced): more of them than devices in {@code class/infiniband} means some devices
      * belong to another network namespace.
+     *
+     * @param sys the live {@code /sys} or a recorded tree
+     * @return how many uverbs devices the machine has
      */
     public static int uverbsDeviceCount(SysfsRoot sys) {
         return (int) sys.list("class/infiniband_verbs").stream().filter(n -> n.startsWith("uverbs")).count();

@@ -25,22 +25,42 @@ public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, Lis
     private static final String PARAMETER = "module/ib_core/parameters/netns_mode";
     private static final Pattern RDMA_SYSTEM = Pattern.compile("netns\\s+(shared|exclusive)");
 
+    /** Copies the device list, so the record is immutable. */
     public RdmaNetns {
         visibleDevices = List.copyOf(visibleDevices);
     }
 
-    /** Without the rdma_cm check (recorded facts). */
+    /**
+     * Without the rdma_cm check (recorded facts).
+     *
+     * @param mode           shared or exclusive
+     * @param modeSource     where the mode was read
+     * @param namespace      this process's network namespace; "" if unknown
+     * @param visibleDevices the RDMA devices this namespace sees
+     * @param machineDevices uverbs devices of the whole machine
+     */
     public RdmaNetns(NetnsMode mode, String modeSource, String namespace, List<String> visibleDevices,
             int machineDevices) {
         this(mode, modeSource, namespace, visibleDevices, machineDevices, new RdmaCmReadiness(false, List.of()));
     }
 
-    /** Reads the live system (the namespace from /proc/self/ns/net). */
+    /**
+     * Reads the live system (the namespace from /proc/self/ns/net).
+     *
+     * @param sys where to read; a recorded tree gets "" for the namespace
+     * @return the view
+     */
     public static RdmaNetns detect(SysfsRoot sys) {
         return detect(sys, sys.isLive() ? currentNamespace() : "");
     }
 
-    /** Reads a sysfs root; {@code namespace} names the namespace it belongs to. */
+    /**
+     * Reads a sysfs root; {@code namespace} names the namespace it belongs to.
+     *
+     * @param sys       where to read
+     * @param namespace the namespace's identity, "" if unknown
+     * @return the view
+     */
     public static RdmaNetns detect(SysfsRoot sys, String namespace) {
         NetnsMode mode = NetnsMode.UNKNOWN;
         String source = "";
@@ -62,13 +82,22 @@ public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, Lis
                 RdmaCmReadiness.detect(sys, devices));
     }
 
-    /** "netns exclusive copy-on-fork on" (what {@code rdma system show} prints) → EXCLUSIVE. */
+    /**
+     * Reads the mode in what {@code rdma system show} prints.
+     *
+     * @param output e.g. "netns exclusive copy-on-fork on"
+     * @return the mode (EXCLUSIVE for that example), empty when the output names none
+     */
     public static Optional<NetnsMode> parseRdmaSystem(String output) {
         Matcher m = RDMA_SYSTEM.matcher(output);
         return m.find() ? Optional.of(NetnsMode.valueOf(m.group(1).toUpperCase())) : Optional.empty();
     }
 
-    /** The identity of this process's network namespace: the target of /proc/self/ns/net. */
+    /**
+     * The identity of this process's network namespace.
+     *
+     * @return the target of /proc/self/ns/net, e.g. {@code net:[4026531840]}; "" if unknown
+     */
     public static String currentNamespace() {
         try {
             return Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
@@ -77,7 +106,11 @@ public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, Lis
         }
     }
 
-    /** Some RDMA devices of this machine live in another namespace: they exist but are not ours. */
+    /**
+     * Whether some RDMA devices of this machine live in another namespace (they exist but are not ours).
+     *
+     * @return true when the machine has more uverbs devices than this namespace sees
+     */
     public boolean devicesElsewhere() {
         return machineDevices > visibleDevices.size();
     }
