@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 
@@ -7,6 +8,15 @@ import java.util.concurrent.CompletableFuture;
  * A connected channel between two processes, the same over RDMA (an RC queue pair) and TCP.
  * Applications code against this interface only; {@link #transport()} says which one carries it
  * and why.
+ *
+ * <p>Ownership: whoever received the channel from {@link ChannelServer#accept} or
+ * {@link ChannelConnector#connect} owns it and closes it. Closing the channel closes its private
+ * completion loop if it started one; a loop given in {@link ChannelConfig#loop} stays open.
+ * Regions from {@link #register} outlive the channel: their caller closes them (on RDMA the
+ * protection domain goes with the last of them).
+ *
+ * <p>Thread safety: every method may be called from any thread, including the completion loop
+ * thread (where a send that would have to wait fails instead).
  *
  * <p>Operations return futures completed on the channel's {@link CompletionLoop} thread, so
  * dependent actions ({@code thenRun}, {@code whenComplete}) run there too and must not block.
@@ -17,52 +27,118 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface Channel extends AutoCloseable {
 
-    /** Which transport carries this channel and why it was chosen. */
+    /**
+     * Which transport carries this channel and why it was chosen.
+     *
+     * @return the choice both sides agreed on; fixed for the channel's life
+     */
     TransportChoice transport();
 
-    /** The largest message either side may send (both sides agreed on it at connect time). */
+    /**
+     * The largest message either side may send (both sides agreed on it at connect time).
+     *
+     * @return the size in bytes
+     */
     int maxMessageSize();
 
     /**
      * Sends a copy of {@code message}. Blocks while the send queue is full (back-pressure), up to
      * the configured send timeout; on the completion loop thread it fails at once instead.
+     *
+     * @param message the bytes to send, at most {@link #maxMessageSize()}; copied before this
+     *                returns, so the caller may reuse it at once
+     * @return completes when the message is sent, or exceptionally with a {@link ChannelException}
+     * @throws ChannelException when the message is larger than {@link #maxMessageSize()}
+     *                          ({@link ChannelError#LOCAL_LENGTH}), the channel is closed, or the
+     *                          send queue stayed full for the send timeout
      */
     CompletableFuture<Void> send(MemorySegment message);
 
-    /** As {@link #send(MemorySegment)}, with 32 bits of immediate data the receiver sees apart. */
+    /**
+     * As {@link #send(MemorySegment)}, with 32 bits of immediate data the receiver sees apart.
+     *
+     * @param message   the bytes to send, copied before this returns
+     * @param immediate the immediate data ({@link ChannelMessage#immediate()} at the peer)
+     * @return completes when the message is sent, or exceptionally with a {@link ChannelException}
+     * @throws ChannelException as {@link #send(MemorySegment)}
+     */
     CompletableFuture<Void> send(MemorySegment message, int immediate);
 
     /**
      * Like {@link #send(MemorySegment, int)} but never waits: returns null when the send queue is
      * full. {@code hasImmediate} false sends without immediate data.
+     *
+     * @param message      the bytes to send, copied before this returns
+     * @param hasImmediate whether {@code immediate} is sent
+     * @param immediate    the immediate data, ignored when {@code hasImmediate} is false
+     * @return completes when the message is sent, or null when the send queue is full
+     * @throws ChannelException when the message is too large or the channel is closed
      */
     CompletableFuture<Void> trySend(MemorySegment message, boolean hasImmediate, int immediate);
 
     /**
      * The next message. Futures are completed in arrival order; when a {@link ChannelListener}
      * is set, messages go to it instead.
+     *
+     * @return completes with the next message (which the caller owns), or exceptionally with a
+     *         {@link ChannelException} when the channel ends first
      */
     CompletableFuture<ChannelMessage> receive();
 
-    /** Delivers every further message (and the end of the channel) to {@code listener}. */
+    /**
+     * Delivers every further message (and the end of the channel) to {@code listener}, on the
+     * completion loop thread.
+     *
+     * @param listener the listener; it must not block
+     */
     void setListener(ChannelListener listener);
 
-    /** Memory the peer may write and read, registered with this channel; close it when done. */
+    /**
+     * Memory the peer may write and read, registered with this channel.
+     *
+     * @param size bytes to allocate and register
+     * @return the region; the caller closes it when done, before or after the channel
+     * @throws ChannelException when the memory cannot be registered (memlock limit, closed channel)
+     */
     RegisteredRegion register(long size);
 
     /**
      * Writes {@code length} bytes of {@code local} (from {@code localOffset}) into the peer's
      * region at {@code remoteAddress}. Completes when the peer's memory holds them. A wrong key
      * or an address outside the peer's region fails with {@link ChannelError#REMOTE_ACCESS}.
+     *
+     * @param local         a region registered with this channel, holding the bytes
+     * @param localOffset   where the bytes start in {@code local}
+     * @param remote        the peer's region, as the peer passed it over
+     * @param remoteAddress where to write inside {@code remote}
+     * @param length        how many bytes
+     * @return completes when the peer's memory holds the bytes, or exceptionally with a
+     *         {@link ChannelException}
+     * @throws ChannelException when {@code local} is not this channel's or the range is outside it
      */
     CompletableFuture<Void> write(RegisteredRegion local, long localOffset, RemoteRegion remote, long remoteAddress,
                                   int length);
 
-    /** Reads {@code length} bytes of the peer's region at {@code remoteAddress} into {@code local}. */
+    /**
+     * Reads {@code length} bytes of the peer's region at {@code remoteAddress} into {@code local}.
+     *
+     * @param local         a region registered with this channel, to receive the bytes
+     * @param localOffset   where the bytes go in {@code local}
+     * @param remote        the peer's region, as the peer passed it over
+     * @param remoteAddress where to read inside {@code remote}
+     * @param length        how many bytes
+     * @return completes when {@code local} holds the bytes, or exceptionally with a
+     *         {@link ChannelException}
+     * @throws ChannelException when {@code local} is not this channel's or the range is outside it
+     */
     CompletableFuture<Void> read(RegisteredRegion local, long localOffset, RemoteRegion remote, long remoteAddress,
                                  int length);
 
-    /** False once closed by either side or failed. */
+    /**
+     * Whether the channel still carries messages.
+     *
+     * @return false once closed by either side or failed
+     */
     boolean isOpen();
 
     /**

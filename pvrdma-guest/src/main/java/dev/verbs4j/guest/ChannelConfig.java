@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,6 +8,10 @@ import java.util.Objects;
  * How channels are set up: the transport preference, the completion loop (a shared one, or a
  * private loop per channel in {@link #mode()}), queue depths, sizes and timeouts, and which RDMA
  * device and GID to use.
+ *
+ * <p>A mutable builder: each setter returns this configuration. Not thread-safe; build it on one
+ * thread, then hand it to {@link ChannelServer#listen} or {@link ChannelConnector#connect}, which
+ * read it when each channel is set up (do not change it while channels are being set up).
  */
 public final class ChannelConfig {
     private TransportPreference transport = TransportPreference.AUTO;
@@ -22,28 +27,59 @@ public final class ChannelConfig {
     private String device;
     private int gidIndex = -1;
 
+    /** A configuration with the defaults, as {@link #defaults()} returns. */
+    public ChannelConfig() {}
+
+    /**
+     * A new configuration with the defaults: AUTO transport, EVENT mode, 64 KiB messages, queue
+     * depths of 32, the first usable RDMA device.
+     *
+     * @return a new configuration
+     */
     public static ChannelConfig defaults() {
         return new ChannelConfig();
     }
 
+    /**
+     * Whether to choose the transport by capabilities or force one.
+     *
+     * @param preference the preference
+     * @return this configuration
+     */
     public ChannelConfig transport(TransportPreference preference) {
         this.transport = Objects.requireNonNull(preference);
         return this;
     }
 
-    /** The mode of the private loop each channel starts when no shared {@link #loop} is given. */
+    /**
+     * The mode of the private loop each channel starts when no shared {@link #loop} is given.
+     *
+     * @param mode the value
+     * @return this configuration
+     */
     public ChannelConfig mode(CompletionMode mode) {
         this.mode = Objects.requireNonNull(mode);
         return this;
     }
 
-    /** A loop the channels share (the caller closes it, after the channels). */
+    /**
+     * A loop the channels share (the caller closes it, after the channels).
+     *
+     * @param loop the value
+     * @return this configuration
+     */
     public ChannelConfig loop(CompletionLoop loop) {
         this.loop = loop;
         return this;
     }
 
-    /** The largest message this side wants to send; the channel uses the larger of both sides'. */
+    /**
+     * The largest message this side wants to send; the channel uses the larger of both sides'.
+     *
+     * @param bytes the value
+     * @return this configuration
+     * @throws IllegalArgumentException when the value is not positive
+     */
     public ChannelConfig maxMessageSize(int bytes) {
         if (bytes < 1) {
             throw new IllegalArgumentException("max message size must be positive, got " + bytes);
@@ -52,103 +88,211 @@ public final class ChannelConfig {
         return this;
     }
 
-    /** Sends and one-sided operations in flight before send() waits. */
+    /**
+     * Sends and one-sided operations in flight before send() waits.
+     *
+     * @param depth the value
+     * @return this configuration
+     * @throws IllegalArgumentException when the value is not positive
+     */
     public ChannelConfig sendQueueDepth(int depth) {
         this.sendQueueDepth = positive("send queue depth", depth);
         return this;
     }
 
-    /** Receive buffers posted ahead (RDMA). */
+    /**
+     * Receive buffers posted ahead (RDMA).
+     *
+     * @param depth the value
+     * @return this configuration
+     * @throws IllegalArgumentException when the value is not positive
+     */
     public ChannelConfig receiveDepth(int depth) {
         this.receiveDepth = positive("receive depth", depth);
         return this;
     }
 
+    /**
+     * How long connecting and the bootstrap exchange may take.
+     *
+     * @param timeout the time limit
+     * @return this configuration
+     */
     public ChannelConfig connectTimeout(Duration timeout) {
         this.connectTimeout = Objects.requireNonNull(timeout);
         return this;
     }
 
-    /** How long the RDMA connection may take to carry a first message before falling back to TCP. */
+    /**
+     * How long the RDMA connection may take to carry a first message before falling back to TCP.
+     *
+     * @param timeout the value
+     * @return this configuration
+     */
     public ChannelConfig rdmaConnectTimeout(Duration timeout) {
         this.rdmaConnectTimeout = Objects.requireNonNull(timeout);
         return this;
     }
 
-    /** How long send() waits for a free send-queue slot. */
+    /**
+     * How long send() waits for a free send-queue slot.
+     *
+     * @param timeout the value
+     * @return this configuration
+     */
     public ChannelConfig sendTimeout(Duration timeout) {
         this.sendTimeout = Objects.requireNonNull(timeout);
         return this;
     }
 
-    /** How long close() waits for sends to drain and the peer to acknowledge. */
+    /**
+     * How long close() waits for sends to drain and the peer to acknowledge.
+     *
+     * @param timeout the value
+     * @return this configuration
+     */
     public ChannelConfig closeTimeout(Duration timeout) {
         this.closeTimeout = Objects.requireNonNull(timeout);
         return this;
     }
 
-    /** RDMA device to use (null: the first usable one). */
+    /**
+     * RDMA device to use (null: the first usable one).
+     *
+     * @param name the value
+     * @return this configuration
+     */
     public ChannelConfig device(String name) {
         this.device = name;
         return this;
     }
 
-    /** GID index to use (-1: a RoCE v2 IPv4 GID). */
+    /**
+     * GID index to use (-1: a RoCE v2 IPv4 GID).
+     *
+     * @param index the value
+     * @return this configuration
+     */
     public ChannelConfig gidIndex(int index) {
         this.gidIndex = index;
         return this;
     }
 
+    /**
+     * The transport preference.
+     *
+     * @return the value
+     */
     public TransportPreference transport() {
         return transport;
     }
 
+    /**
+     * The completion mode: the shared loop's, or the one a private loop starts in.
+     *
+     * @return the value
+     */
     public CompletionMode mode() {
         return loop != null ? loop.mode() : mode;
     }
 
+    /**
+     * The shared loop, or null when each channel starts its own.
+     *
+     * @return the value
+     */
     public CompletionLoop loop() {
         return loop;
     }
 
+    /**
+     * The largest message this side wants to send, in bytes.
+     *
+     * @return the value
+     */
     public int maxMessageSize() {
         return maxMessageSize;
     }
 
+    /**
+     * Sends and one-sided operations in flight before send() waits.
+     *
+     * @return the value
+     */
     public int sendQueueDepth() {
         return sendQueueDepth;
     }
 
+    /**
+     * Receive buffers posted ahead (RDMA).
+     *
+     * @return the value
+     */
     public int receiveDepth() {
         return receiveDepth;
     }
 
+    /**
+     * How long connecting and the bootstrap exchange may take.
+     *
+     * @return the value
+     */
     public Duration connectTimeout() {
         return connectTimeout;
     }
 
+    /**
+     * How long the RDMA connection may take before falling back to TCP.
+     *
+     * @return the value
+     */
     public Duration rdmaConnectTimeout() {
         return rdmaConnectTimeout;
     }
 
+    /**
+     * How long send() waits for a free send-queue slot.
+     *
+     * @return the value
+     */
     public Duration sendTimeout() {
         return sendTimeout;
     }
 
+    /**
+     * How long close() waits for sends to drain.
+     *
+     * @return the value
+     */
     public Duration closeTimeout() {
         return closeTimeout;
     }
 
+    /**
+     * The RDMA device to use, or null for the first usable one.
+     *
+     * @return the value
+     */
     public String device() {
         return device;
     }
 
+    /**
+     * The GID index to use, or -1 for a RoCE v2 IPv4 GID.
+     *
+     * @return the value
+     */
     public int gidIndex() {
         return gidIndex;
     }
 
-    /** Registered bytes an RDMA channel of this configuration needs: its receive and send buffers. */
-    long bytesToRegister(int agreedMaxMessage) {
+    /**
+     * Registered bytes an RDMA channel of this configuration needs: its receive and send buffers.
+     *
+     * @param agreedMaxMessage the message size both sides agreed on
+     * @return bytes of registered memory
+     */
+    public long bytesToRegister(int agreedMaxMessage) {
         return (long) agreedMaxMessage * (receiveDepth + sendQueueDepth);
     }
 

@@ -1,13 +1,24 @@
 package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.linux.NativeSocket;
+import dev.verbs4j.guest.transport.BootstrapExchange;
 import java.io.IOException;
 
-/** The client side: connects to a {@link ChannelServer} and sets the channel up. */
+/** The client side: connects to a {@link ChannelServer} and sets the channel up. Thread-safe. */
 public final class ChannelConnector {
     private ChannelConnector() {}
 
-    /** Connects to {@code host:port}; the transport is chosen as {@link BootstrapExchange} describes. */
+    /**
+     * Connects to {@code host:port} and agrees on the transport with the server: RDMA when both
+     * sides can and neither forces TCP, otherwise TCP with the reason in {@link Channel#transport()}.
+     *
+     * @param host   the server's host name or address
+     * @param port   the server's port
+     * @param config this side's configuration
+     * @return the connected channel, which the caller owns and closes
+     * @throws ChannelException {@link ChannelError#CONNECT_FAILED} when the server cannot be
+     *                          reached or the two configurations cannot agree
+     */
     public static Channel connect(String host, int port, ChannelConfig config) {
         NativeSocket socket;
         try {

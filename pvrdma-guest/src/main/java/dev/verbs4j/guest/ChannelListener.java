@@ -7,8 +7,19 @@ package dev.verbs4j.guest;
  */
 public interface ChannelListener {
 
+    /**
+     * A message arrived.
+     *
+     * @param channel the channel it came on
+     * @param message the message, which the listener owns from here on
+     */
     void onMessage(Channel channel, ChannelMessage message);
 
-    /** The channel ended: {@code cause} is null after an orderly close by either side. */
+    /**
+     * The channel ended; called once.
+     *
+     * @param channel the channel that ended
+     * @param cause   null after an orderly close by either side, otherwise the failure
+     */
     default void onClosed(Channel channel, ChannelException cause) {}
 }

@@ -3,6 +3,7 @@ package dev.verbs4j.guest;
 import dev.verbs4j.guest.linux.EventFd;
 import dev.verbs4j.guest.linux.FileDescriptor;
 import dev.verbs4j.guest.linux.NativeSocket;
+import dev.verbs4j.guest.transport.BootstrapExchange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -11,6 +12,10 @@ import java.time.Duration;
  * The listening side: accepts connections and sets each channel up. The listening socket is a
  * native one, like the channels' own sockets; {@link #close()} from another thread ends a
  * waiting {@link #accept} at once (an eventfd in the same poll).
+ *
+ * <p>Ownership: the caller closes the server; channels it accepted are the caller's and stay open
+ * when the server closes. Thread safety: {@link #accept} from one thread at a time;
+ * {@link #close()} from any thread.
  */
 public final class ChannelServer implements AutoCloseable {
     private static final int BACKLOG = 128;
@@ -25,7 +30,15 @@ public final class ChannelServer implements AutoCloseable {
         this.config = config;
     }
 
-    /** Listens on {@code bindAddress:port} (port 0 picks a free one; see {@link #port()}). */
+    /**
+     * Listens on {@code bindAddress:port}.
+     *
+     * @param bindAddress the local address to listen on ("0.0.0.0" for all)
+     * @param port        the TCP port, or 0 to pick a free one (see {@link #port()})
+     * @param config      the configuration of every channel this server accepts
+     * @return the listening server, which the caller closes
+     * @throws UncheckedIOException when the address cannot be bound
+     */
     public static ChannelServer listen(String bindAddress, int port, ChannelConfig config) {
         try {
             return new ChannelServer(NativeSocket.listen(bindAddress, port, BACKLOG), config);
@@ -37,11 +50,23 @@ public final class ChannelServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The port this server listens on.
+     *
+     * @return the TCP port, the one picked when 0 was asked for
+     */
     public int port() {
         return server.localPort();
     }
 
-    /** Waits up to {@code timeout} for a client, then runs the bootstrap exchange with it. */
+    /**
+     * Waits up to {@code timeout} for a client, then runs the bootstrap exchange with it.
+     *
+     * @param timeout how long to wait for a client to connect
+     * @return the connected channel, which the caller owns and closes
+     * @throws ChannelException {@link ChannelError#CONNECT_FAILED} when no client came in time,
+     *                          the server was closed, or the bootstrap exchange failed
+     */
     public Channel accept(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         NativeSocket socket;
@@ -64,6 +89,7 @@ public final class ChannelServer implements AutoCloseable {
         return BootstrapExchange.establish(socket, config);
     }
 
+    /** Stops listening and ends a waiting {@link #accept}; idempotent. */
     @Override
     public void close() {
         closing = true;

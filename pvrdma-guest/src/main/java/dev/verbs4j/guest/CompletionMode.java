@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.util.Locale;
 
 /**
@@ -14,7 +15,13 @@ public enum CompletionMode {
     /** Spin for a bounded time after the last completion, then block as EVENT does. */
     ADAPTIVE;
 
-    /** "busy", "event" or "adaptive" (or the enum names), as on the command line. */
+    /**
+     * Parses "busy", "event" or "adaptive" (or the enum names), as on the command line.
+     *
+     * @param text the word, any case
+     * @return the mode
+     * @throws IllegalArgumentException for any other word
+     */
     public static CompletionMode parse(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "busy", "busy_poll", "busy-poll", "poll" -> BUSY_POLL;
@@ -24,6 +31,11 @@ public enum CompletionMode {
         };
     }
 
+    /**
+     * The name as the command line writes it.
+     *
+     * @return "busy", "event" or "adaptive"
+     */
     public String label() {
         return this == BUSY_POLL ? "busy" : name().toLowerCase(Locale.ROOT);
     }

@@ -2,8 +2,16 @@ package dev.verbs4j.guest;
 
 /** What carries a channel. */
 public enum TransportKind {
-    RDMA, TCP;
+    /** An RC queue pair. */
+    RDMA,
+    /** A TCP connection. */
+    TCP;
 
+    /**
+     * The name as the command line and logs write it.
+     *
+     * @return "rdma" or "tcp"
+     */
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -11,7 +11,13 @@ public enum TransportPreference {
     /** TCP even where RDMA would work. */
     TCP;
 
-    /** "auto", "rdma" or "tcp", as on the command line. */
+    /**
+     * Parses "auto", "rdma" or "tcp", as on the command line.
+     *
+     * @param text the word, any case
+     * @return the preference
+     * @throws IllegalArgumentException for any other word
+     */
     public static TransportPreference parse(String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));

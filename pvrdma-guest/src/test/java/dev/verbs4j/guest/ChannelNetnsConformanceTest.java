@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.guest.transport.Capabilities;
+import dev.verbs4j.guest.transport.CapabilitiesGap;
+import dev.verbs4j.guest.transport.CapabilitiesProbe;
 import dev.verbs4j.verbs.DeviceInfo;
 import dev.verbs4j.verbs.Verbs;
 import java.nio.file.Files;

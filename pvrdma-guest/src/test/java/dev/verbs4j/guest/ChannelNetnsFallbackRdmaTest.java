@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.io.File;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,13 +1,14 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Two connected channels in one JVM over loopback (the server end and the client end), on one shared loop. */
-record ChannelPair(Channel server, Channel client, CompletionLoop loop) implements AutoCloseable {
+public record ChannelPair(Channel server, Channel client, CompletionLoop loop) implements AutoCloseable {
 
-    static ChannelPair open(ChannelConfig serverConfig, ChannelConfig clientConfig) throws Exception {
+    public static ChannelPair open(ChannelConfig serverConfig, ChannelConfig clientConfig) throws Exception {
         return open("127.0.0.1", serverConfig, clientConfig);
     }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.guest.doctor.SysfsRoot;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.net.InetAddress;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Tag;

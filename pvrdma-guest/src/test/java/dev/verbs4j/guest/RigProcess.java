@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a command of the rig tests (bin/verbs4j, possibly inside a network namespace) and keeps its output. */
-record RigProcess(int exitCode, String output) {
+public record RigProcess(int exitCode, String output) {
 
     /** bin/verbs4j of this checkout; surefire runs in the module directory. */
-    static Path launcher() {
+    public static Path launcher() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve("bin/verbs4j");
             if (Files.isExecutable(candidate)) {
@@ -22,7 +22,7 @@ record RigProcess(int exitCode, String output) {
     }
 
     /** Runs the command with stdout only (the JVM's "Picked up ..." notes go to stderr). */
-    static RigProcess run(List<String> command) throws IOException, InterruptedException {
+    public static RigProcess run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(300, TimeUnit.SECONDS)) {

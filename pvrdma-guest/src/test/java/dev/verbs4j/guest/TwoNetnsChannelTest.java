@@ -3,6 +3,7 @@ package dev.verbs4j.guest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.guest.loop.CompletionLoop;
 import dev.verbs4j.verbs.NetworkNamespace;
 import java.io.File;
 import java.lang.foreign.MemorySegment;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.guest.doctor.JsonCheck;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import dev.verbs4j.verbs.AsyncEvent;
 import dev.verbs4j.verbs.AsyncEventListener;
 import dev.verbs4j.verbs.CmEventChannel;

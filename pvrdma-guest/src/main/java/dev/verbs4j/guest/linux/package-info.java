@@ -11,6 +11,6 @@
  * handler may stop early (a bounded read pass, a channel that ended mid-buffer) and is told again,
  * and a socket asks for OUT only while bytes are queued, so level triggering never spins.
  *
- * <p>Not exported from the module: the guest package's channels and loop are its only users.
+ * <p>Not exported from the module: the channels, their transports and the loop are its only users.
  */
 package dev.verbs4j.guest.linux;

@@ -1,8 +1,0 @@
-package dev.verbs4j.guest;
-
-/** An fd a {@link CompletionLoop} waits on in its epoll set: a socket, or a device's completion channel. */
-interface CompletionLoopFd {
-
-    /** The fd is ready ({@code events}: the epoll bits, IN, OUT, ERR, HUP); runs on the loop thread. */
-    void onReady(int events);
-}

@@ -1,0 +1,512 @@
+package dev.verbs4j.guest.loop;
+
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.EventFd;
+import dev.verbs4j.verbs.CompletionQueue;
+import dev.verbs4j.verbs.WorkCompletions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One platform thread that takes completions for any number of channels and delivers them to
+ * their futures and listeners. It waits in exactly one place, one epoll set holding: the
+ * completion-channel fd of every device its CQs signal (non-blocking), one eventfd that other
+ * threads signal for tasks, wake-ups and close, and every socket it serves (TCP channels, the
+ * control connections of RDMA channels). Timeouts come from a deadline heap passed as the epoll
+ * timeout, so an idle loop sleeps until something happens.
+ *
+ * <p>{@link CompletionMode} decides how it waits: BUSY polls the CQs and looks at the other fds
+ * with a zero-timeout epoll_wait; ADAPTIVE does the same for its spin budget after the last
+ * work, then behaves as EVENT; EVENT arms every CQ not armed yet, polls once more (a completion
+ * that landed between the last poll and the arm is not left waiting for an event that does not
+ * come) and blocks. CQ events are acknowledged in batches by {@link CompletionQueue}.
+ *
+ * <p>Wake-ups: {@link #nextWakeup} is AWAKE while the loop runs and the deadline it sleeps to
+ * while it is about to block. A thread that queues a task swaps in AWAKE and writes the eventfd
+ * only when it was not AWAKE already: at most one write per sleep, none while the loop is awake
+ * and none from the loop thread itself.
+ */
+public final class CompletionLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CompletionLoop.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final Duration DEFAULT_SPIN = Duration.ofMillis(1);
+    private static final long AWAKE = -1L, NO_DEADLINE = Long.MAX_VALUE;
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A polled CQ and whether it is armed (an event will come) since its last event. */
+    private static final class Queue {
+        final CompletionLoopSource source;
+        boolean armed;
+
+        Queue(CompletionLoopSource source) {
+            this.source = source;
+        }
+    }
+
+    private final CompletionMode mode;
+    private final long spinNanos;
+    private final Thread thread;
+    private final Epoll epoll = new Epoll(64);
+    private final EventFd wakeFd = new EventFd();
+    private final AtomicLong nextWakeup = new AtomicLong(AWAKE);
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final CompletionLoopTimers timers = new CompletionLoopTimers();
+    private final List<Queue> queues = new ArrayList<>();
+    /** Handlers by fd number: an fd is unique among open fds, and leaves the set before it closes. */
+    private CompletionLoopFd[] handlers = new CompletionLoopFd[64];
+    private final Map<String, CompletionLoopDevice> devices = new HashMap<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private volatile boolean stopping;
+    private volatile long wakeups;
+    private final AtomicLong eventfdWrites = new AtomicLong();
+    private WorkCompletions batch;
+
+    private CompletionLoop(CompletionMode mode, Duration spin) {
+        this.mode = mode;
+        this.spinNanos = spin.toNanos();
+        epoll.add(wakeFd.fd(), Epoll.IN);
+        this.thread = Thread.ofPlatform().daemon().name("verbs4j-loop-" + mode.label() + "-" + THREADS.incrementAndGet())
+                .unstarted(this::run);
+    }
+
+    /**
+     * Starts a loop; ADAPTIVE spins for 1 ms after the last completion before it blocks.
+     *
+     * @param mode how the loop waits
+     * @return the running loop; the caller closes it, after the channels that use it
+     */
+    public static CompletionLoop start(CompletionMode mode) {
+        return start(mode, DEFAULT_SPIN);
+    }
+
+    /**
+     * Starts a loop with a chosen ADAPTIVE spin budget.
+     *
+     * @param mode how the loop waits
+     * @param spin ADAPTIVE's spin budget after the last completion (ignored by the other modes)
+     * @return the running loop; the caller closes it, after the channels that use it
+     */
+    public static CompletionLoop start(CompletionMode mode, Duration spin) {
+        CompletionLoop loop = new CompletionLoop(mode, spin);
+        loop.thread.start();
+        LOG.debug("completion loop {} started ({})", loop.thread.getName(), mode);
+        return loop;
+    }
+
+    /**
+     * How this loop waits.
+     *
+     * @return the mode it was started in
+     */
+    public CompletionMode mode() {
+        return mode;
+    }
+
+    /**
+     * Whether the caller runs on the loop's own thread (where callbacks run and nothing may block).
+     *
+     * @return true on the loop thread
+     */
+    public boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /**
+     * Whether the loop thread still runs.
+     *
+     * @return false once the loop stopped
+     */
+    public boolean isRunning() {
+        return !stopped.isDone();
+    }
+
+    /** How many times the loop came back from a blocking wait: what an idle loop should not do. */
+    long wakeups() {
+        return wakeups;
+    }
+
+    /** How many eventfd writes other threads made to wake the loop. */
+    long eventfdWrites() {
+        return eventfdWrites.get();
+    }
+
+    /**
+     * Runs {@code task} on the loop thread soon; any thread.
+     *
+     * @param task what to run; it must not block
+     * @throws ChannelException {@link ChannelError#CLOSED} when the loop is stopped
+     */
+    public void execute(Runnable task) {
+        if (!isRunning()) {
+            throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
+        }
+        tasks.add(task);
+        wakeup();
+    }
+
+    /**
+     * Runs {@code task} on the loop thread after {@code delay}; any thread.
+     *
+     * @param delay how long to wait first
+     * @param task  what to run; it must not block
+     */
+    public void schedule(Duration delay, Runnable task) {
+        long deadline = System.nanoTime() + delay.toNanos();
+        if (inLoop()) {
+            timers.add(deadline, task);
+        } else {
+            execute(() -> timers.add(deadline, task));
+        }
+    }
+
+    /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
+    void wakeup() {
+        if (!inLoop() && nextWakeup.getAndSet(AWAKE) != AWAKE) {
+            eventfdWrites.incrementAndGet();
+            wakeFd.signal();
+        }
+    }
+
+    /**
+     * Runs {@code task} on the loop thread and waits for it; runs it here if the loop is this
+     * thread or gone.
+     *
+     * @param task    what to run
+     * @param timeout how long to wait for it
+     * @throws ChannelException when the task failed, did not finish in time, or the wait was interrupted
+     */
+    public void runAndWait(Runnable task, Duration timeout) {
+        if (inLoop() || !isRunning()) {
+            task.run();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            execute(() -> {
+                try {
+                    task.run();
+                    done.complete(null);
+                } catch (RuntimeException | Error e) {
+                    done.completeExceptionally(e);
+                }
+            });
+        } catch (ChannelException stoppedMeanwhile) {
+            task.run();
+            return;
+        }
+        try {
+            done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new ChannelException(ChannelError.TRANSPORT, "the completion loop did not run a task within "
+                    + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ChannelException(ChannelError.TRANSPORT, "interrupted");
+        }
+    }
+
+    /**
+     * Adds {@code fd} to the epoll set with {@code events} (level-triggered, {@link Epoll} bits);
+     * {@code handler} runs on the loop thread when it is ready.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd      the fd, which stays the caller's to close (after {@link #unwatch})
+     * @param events  the epoll bits to wait for
+     * @param handler called on the loop thread when the fd is ready
+     */
+    public void watch(int fd, int events, CompletionLoopFd handler) {
+        runAndWait(() -> {
+            if (fd >= handlers.length) {
+                handlers = Arrays.copyOf(handlers, Math.max(fd + 1, handlers.length * 2));
+            }
+            handlers[fd] = handler;
+            try {
+                epoll.add(fd, events);
+            } catch (RuntimeException e) {
+                handlers[fd] = null;
+                throw e;
+            }
+        }, CALL_TIMEOUT);
+    }
+
+    /**
+     * Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up).
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd     a watched fd
+     * @param events the epoll bits to wait for from now on
+     */
+    public void changeEvents(int fd, int events) {
+        epoll.modify(fd, events);
+    }
+
+    /**
+     * Takes {@code fd} out of the set; call before closing it.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param fd a watched fd
+     */
+    public void unwatch(int fd) {
+        runAndWait(() -> {
+            if (fd < handlers.length && handlers[fd] != null) {
+                handlers[fd] = null;
+                try {
+                    epoll.remove(fd);
+                } catch (RuntimeException e) {
+                    LOG.debug("removing fd {} from the epoll set: {}", fd, e.getMessage());
+                }
+            }
+        }, CALL_TIMEOUT);
+    }
+
+    /**
+     * Polls {@code source}'s completion queue from now on.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param source the queue and its handler; stays the caller's
+     */
+    public void addSource(CompletionLoopSource source) {
+        runAndWait(() -> queues.add(new Queue(source)), CALL_TIMEOUT);
+    }
+
+    /**
+     * Stops polling {@code source}'s completion queue; call before closing the queue.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param source a source given to {@link #addSource}
+     */
+    public void removeSource(CompletionLoopSource source) {
+        runAndWait(() -> queues.removeIf(q -> q.source == source), CALL_TIMEOUT);
+    }
+
+    /**
+     * The loop's shared view of a device, opened on first use; closed when the loop stops.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     *
+     * @param name the RDMA device name
+     * @return the device, owned by the loop (callers never close it)
+     */
+    public CompletionLoopDevice device(String name) {
+        CompletionLoopDevice device;
+        boolean opened = false;
+        synchronized (this) {
+            if (!isRunning()) {
+                throw new ChannelException(ChannelError.CLOSED, "the completion loop is stopped");
+            }
+            device = devices.get(name);
+            if (device == null) {
+                device = new CompletionLoopDevice(name, this::eventFor);
+                devices.put(name, device);
+                opened = true;
+            }
+        }
+        if (opened) {
+            watch(device.events().fd(), Epoll.IN, device);
+        }
+        return device;
+    }
+
+    /** A CQ event was taken: that CQ is no longer armed (loop thread). */
+    private void eventFor(CompletionQueue cq) {
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            if (q.source.queue() == cq) {
+                q.armed = false;
+                return;
+            }
+        }
+    }
+
+    /** Stops the thread (bounded wait) and closes the devices; channels should be closed first. */
+    @Override
+    public void close() {
+        stopping = true;
+        wakeup();
+        if (!inLoop()) {
+            try {
+                stopped.get(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("completion loop {} did not stop in time", thread.getName());
+            }
+        }
+    }
+
+    private void run() {
+        batch = new WorkCompletions(32);
+        long lastWork = System.nanoTime();
+        try {
+            while (!stopping) {
+                int work = runTasks() + timers.runDue(System.nanoTime()) + pollQueues();
+                long now = System.nanoTime();
+                if (work > 0) {
+                    lastWork = now;
+                }
+                boolean spinning = mode == CompletionMode.BUSY_POLL
+                        || (mode == CompletionMode.ADAPTIVE && now - lastWork < spinNanos);
+                int ready = spinning || work > 0 ? epoll.await(0) : block(now);
+                if (ready > 0) {
+                    dispatch(ready);
+                    lastWork = System.nanoTime();
+                } else if (spinning) {
+                    Thread.yield(); // a spinning loop gives its CPU to a runnable application thread
+                }
+            }
+        } catch (Throwable t) {
+            LOG.error("completion loop {} failed", thread.getName(), t);
+        } finally {
+            shutDown();
+        }
+    }
+
+    private int runTasks() {
+        int n = 0;
+        Runnable task;
+        while ((task = tasks.poll()) != null) {
+            n++;
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("a completion loop task failed", e);
+            }
+        }
+        return n;
+    }
+
+    /** Drains every CQ; returns how many completions were handled. */
+    private int pollQueues() {
+        int total = 0;
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            int n;
+            while ((n = poll(q.source)) > 0) {
+                q.source.deliver(batch);
+                total += n;
+                if (i >= queues.size() || queues.get(i) != q) {
+                    break; // the delivery ended its channel and removed the source
+                }
+            }
+        }
+        return total;
+    }
+
+    private int poll(CompletionLoopSource source) {
+        try {
+            return source.queue().poll(batch);
+        } catch (RuntimeException e) {
+            LOG.warn("polling a completion queue failed", e);
+            return 0;
+        }
+    }
+
+    /**
+     * Arms the CQs that are not armed, polls once more if it armed any, then waits in epoll until
+     * an fd is ready or the nearest deadline; returns how many fds are ready.
+     */
+    private int block(long now) {
+        boolean armedAny = false;
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            if (!q.armed) {
+                try {
+                    q.source.queue().requestNotification(false);
+                    q.armed = true;
+                    armedAny = true;
+                } catch (RuntimeException e) {
+                    LOG.warn("arming a completion queue failed", e);
+                }
+            }
+        }
+        if (armedAny && pollQueues() > 0) {
+            return epoll.await(0);
+        }
+        int timeout = timers.millisToNext(now);
+        nextWakeup.set(timeout < 0 ? NO_DEADLINE : now + timeout * 1_000_000L);
+        if (!tasks.isEmpty() || stopping) {
+            nextWakeup.set(AWAKE);
+            return epoll.await(0);
+        }
+        int ready = epoll.await(timeout);
+        nextWakeup.set(AWAKE);
+        wakeups++;
+        return ready;
+    }
+
+    private void dispatch(int ready) {
+        for (int i = 0; i < ready; i++) {
+            int fd = epoll.readyFd(i);
+            int events = epoll.readyEvents(i);
+            if (fd == wakeFd.fd()) {
+                wakeFd.drain();
+                continue;
+            }
+            CompletionLoopFd handler = fd < handlers.length ? handlers[fd] : null;
+            if (handler == null) {
+                continue; // unwatched by an earlier handler in this batch
+            }
+            try {
+                handler.onReady(events);
+            } catch (RuntimeException e) {
+                LOG.warn("handling fd {} failed", fd, e);
+            }
+        }
+    }
+
+    private void shutDown() {
+        runTasks();
+        for (int fd = 0; fd < handlers.length; fd++) {
+            if (handlers[fd] instanceof AutoCloseable c && !(c instanceof CompletionLoopDevice)) {
+                closeQuietly(c);
+            }
+        }
+        batch.close();
+        synchronized (this) {
+            stopped.complete(null);
+            for (CompletionLoopDevice d : devices.values()) {
+                closeQuietly(d);
+            }
+            devices.clear();
+        }
+        epoll.close();
+        wakeFd.close();
+        LOG.debug("completion loop {} stopped", thread.getName());
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} while stopping the completion loop failed: {}", c, e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CompletionLoop[" + thread.getName() + "]";
+    }
+}

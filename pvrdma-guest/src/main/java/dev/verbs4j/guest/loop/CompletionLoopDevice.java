@@ -1,0 +1,67 @@
+package dev.verbs4j.guest.loop;
+
+import dev.verbs4j.guest.linux.FileDescriptor;
+import dev.verbs4j.verbs.CompletionChannel;
+import dev.verbs4j.verbs.CompletionQueue;
+import dev.verbs4j.verbs.Context;
+import dev.verbs4j.verbs.Verbs;
+import java.util.function.Consumer;
+
+/**
+ * One open device as a loop shares it among its RDMA channels: the context, and the completion
+ * channel their CQs signal in EVENT and ADAPTIVE mode. Its fd is non-blocking and sits in the
+ * loop's epoll set; when it is readable the loop takes every pending CQ event.
+ */
+public final class CompletionLoopDevice implements AutoCloseable, CompletionLoopFd {
+    private final Context context;
+    private final CompletionChannel events;
+    private final Consumer<CompletionQueue> onEvent;
+
+    CompletionLoopDevice(String name, Consumer<CompletionQueue> onEvent) {
+        this.context = Verbs.open(name);
+        this.onEvent = onEvent;
+        try {
+            this.events = context.createCompletionChannel();
+            FileDescriptor.setNonBlocking(events.fd());
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The device context the loop opened.
+     *
+     * @return the context, owned by the loop
+     */
+    public Context context() {
+        return context;
+    }
+
+    /**
+     * The completion channel whose fd the loop waits on.
+     *
+     * @return the channel, owned by the loop
+     */
+    public CompletionChannel events() {
+        return events;
+    }
+
+    /** Takes the pending CQ events (each counted for a batched ack); the next loop pass polls their CQs. */
+    @Override
+    public void onReady(int readyEvents) {
+        CompletionQueue cq;
+        while ((cq = events.takeEvent()) != null) {
+            onEvent.accept(cq);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            events.close();
+        } finally {
+            context.close();
+        }
+    }
+}

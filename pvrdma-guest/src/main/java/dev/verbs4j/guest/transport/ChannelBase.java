@@ -1,0 +1,220 @@
+package dev.verbs4j.guest.transport;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.ChannelListener;
+import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.RegisteredRegion;
+import dev.verbs4j.guest.RemoteRegion;
+import dev.verbs4j.guest.TransportChoice;
+import dev.verbs4j.guest.loop.CompletionLoop;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What both transports share: argument checks, back-pressure, the inbox, operations in flight,
+ * and the life cycle (open → closing → ended, ended exactly once, by whichever comes first: an
+ * orderly close by either side, or a failure).
+ */
+abstract class ChannelBase implements Channel {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelBase.class);
+
+    final TransportChoice choice;
+    final int maxMessageSize;
+    final ChannelConfig config;
+    final CompletionLoop loop;
+    final ChannelSendCredits credits;
+    final ChannelInbox inbox = new ChannelInbox();
+    final ChannelOperations operations = new ChannelOperations();
+    /** Completed when the peer has answered our close (or is gone): close() may finish then. */
+    final CompletableFuture<Void> peerDone = new CompletableFuture<>();
+    private final boolean ownsLoop;
+    private final AtomicReference<ChannelException> ended = new AtomicReference<>();
+    volatile boolean closing;
+
+    ChannelBase(TransportChoice choice, int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
+        this.choice = choice;
+        this.maxMessageSize = maxMessageSize;
+        this.config = config;
+        this.loop = loop;
+        this.ownsLoop = ownsLoop;
+        this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout());
+    }
+
+    // ---- what each transport does ----------------------------------------------------------
+
+    /**
+     * Starts sending; the credit is taken. Implementations register the operation with
+     * {@link #operations} before anything can fail, and report failures through it (which gives
+     * the credit back), never by throwing.
+     */
+    abstract void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done);
+
+    abstract void startWrite(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
+                             long remoteAddress, CompletableFuture<Void> done);
+
+    abstract void startRead(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
+                            long remoteAddress, CompletableFuture<Void> done);
+
+    /** Tells the peer this side is closing, after everything it sent. */
+    abstract void sayGoodbye();
+
+    /** Frees sockets, queues and memory; runs once, on the loop thread when it still runs. */
+    abstract void releaseResources();
+
+    // ---- Channel -----------------------------------------------------------------------------
+
+    @Override
+    public TransportChoice transport() {
+        return choice;
+    }
+
+    @Override
+    public int maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    @Override
+    public CompletableFuture<Void> send(MemorySegment message) {
+        return send(message, false, 0, true);
+    }
+
+    @Override
+    public CompletableFuture<Void> send(MemorySegment message, int immediate) {
+        return send(message, true, immediate, true);
+    }
+
+    @Override
+    public CompletableFuture<Void> trySend(MemorySegment message, boolean hasImmediate, int immediate) {
+        return send(message, hasImmediate, immediate, false);
+    }
+
+    private CompletableFuture<Void> send(MemorySegment message, boolean hasImmediate, int immediate, boolean wait) {
+        checkOpen();
+        RegionBounds.checkMessage(message, maxMessageSize);
+        if (wait) {
+            credits.acquire(loop.inLoop());
+        } else if (!credits.tryAcquire()) {
+            return null;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        startSend(message, hasImmediate, immediate, done);
+        return done;
+    }
+
+    @Override
+    public CompletableFuture<ChannelMessage> receive() {
+        return inbox.receive();
+    }
+
+    @Override
+    public void setListener(ChannelListener listener) {
+        inbox.setListener(this, listener);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(RegisteredRegion local, long localOffset, RemoteRegion remote,
+                                         long remoteAddress, int length) {
+        checkOpen();
+        MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
+        credits.acquire(loop.inLoop());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        startWrite(slice, local, localOffset, remote, remoteAddress, done);
+        return done;
+    }
+
+    @Override
+    public CompletableFuture<Void> read(RegisteredRegion local, long localOffset, RemoteRegion remote,
+                                        long remoteAddress, int length) {
+        checkOpen();
+        MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
+        credits.acquire(loop.inLoop());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        startRead(slice, local, localOffset, remote, remoteAddress, done);
+        return done;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return ended.get() == null && !closing;
+    }
+
+    /** How the channel ended, or null while it is open. */
+    ChannelException endCause() {
+        return ended.get();
+    }
+
+    @Override
+    public void close() {
+        if (ended.get() != null) {
+            return;
+        }
+        closing = true;
+        Duration timeout = config.closeTimeout();
+        boolean mayWait = !loop.inLoop();
+        if (mayWait && !credits.awaitIdle(timeout)) {
+            LOG.debug("{} send(s) still in flight after {}; closing anyway", credits.inFlight(), timeout);
+        }
+        try {
+            sayGoodbye();
+        } catch (RuntimeException e) {
+            LOG.debug("telling the peer about the close failed: {}", e.getMessage());
+        }
+        if (mayWait) {
+            try {
+                peerDone.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                LOG.debug("the peer did not answer the close within {}", timeout);
+            }
+        }
+        end(new ChannelException(ChannelError.CLOSED, "the channel was closed by this side"));
+    }
+
+    void checkOpen() {
+        ChannelException e = ended.get();
+        if (e != null) {
+            throw new ChannelException(e.error(), "the channel has ended: " + e.getMessage(), e);
+        }
+        if (closing) {
+            throw new ChannelException(ChannelError.CLOSED, "the channel is closing");
+        }
+    }
+
+    /**
+     * Ends the channel once: fails what is in flight and pending receives with {@code cause},
+     * tells the listener, frees the resources (and a private loop).
+     */
+    void end(ChannelException cause) {
+        if (!ended.compareAndSet(null, cause)) {
+            return;
+        }
+        peerDone.complete(null);
+        if (cause.error() == ChannelError.CLOSED || cause.error() == ChannelError.PEER_CLOSED) {
+            LOG.debug("{} channel ended: {}", choice.kind().label(), cause.getMessage());
+        } else {
+            LOG.info("{} channel failed: {}", choice.kind().label(), cause.getMessage());
+        }
+        operations.failAll(cause);
+        inbox.end(this, cause);
+        try {
+            loop.runAndWait(this::releaseResources, Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            LOG.warn("releasing the channel's resources failed", e);
+        }
+        if (ownsLoop) {
+            loop.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + choice.describe() + (isOpen() ? "" : ", ended") + "]";
+    }
+}

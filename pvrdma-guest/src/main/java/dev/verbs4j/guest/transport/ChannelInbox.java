@@ -1,0 +1,102 @@
+package dev.verbs4j.guest.transport;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.ChannelListener;
+import dev.verbs4j.guest.ChannelMessage;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The receive side both transports share: messages that arrived wait for receive() futures (or
+ * go straight to a listener). When the channel ends, messages already here can still be
+ * received; only then do receives fail with the reason the channel ended.
+ */
+final class ChannelInbox {
+    private final ArrayDeque<ChannelMessage> arrived = new ArrayDeque<>();
+    private final ArrayDeque<CompletableFuture<ChannelMessage>> waiting = new ArrayDeque<>();
+    private ChannelListener listener;
+    private ChannelException end;
+    private boolean endNotified;
+
+    CompletableFuture<ChannelMessage> receive() {
+        synchronized (this) {
+            ChannelMessage m = arrived.poll();
+            if (m != null) {
+                return CompletableFuture.completedFuture(m);
+            }
+            if (end == null) {
+                CompletableFuture<ChannelMessage> f = new CompletableFuture<>();
+                waiting.add(f);
+                return f;
+            }
+        }
+        return CompletableFuture.failedFuture(end);
+    }
+
+    void setListener(Channel channel, ChannelListener l) {
+        ArrayDeque<ChannelMessage> backlog;
+        boolean ended;
+        synchronized (this) {
+            listener = l;
+            backlog = new ArrayDeque<>(arrived);
+            arrived.clear();
+            ended = end != null && !endNotified;
+            endNotified |= ended;
+        }
+        for (ChannelMessage m : backlog) {
+            l.onMessage(channel, m);
+        }
+        if (ended) {
+            l.onClosed(channel, orderly(end) ? null : end);
+        }
+    }
+
+    /** A whole message arrived (loop thread). */
+    void deliver(Channel channel, ChannelMessage message) {
+        ChannelListener l;
+        CompletableFuture<ChannelMessage> f = null;
+        synchronized (this) {
+            l = listener;
+            if (l == null) {
+                f = waiting.poll();
+                if (f == null) {
+                    arrived.add(message);
+                    return;
+                }
+            }
+        }
+        if (l != null) {
+            l.onMessage(channel, message);
+        } else {
+            f.complete(message);
+        }
+    }
+
+    /** The channel ended; {@code cause} says how (PEER_CLOSED/CLOSED for orderly ends). */
+    void end(Channel channel, ChannelException cause) {
+        ArrayDeque<CompletableFuture<ChannelMessage>> toFail;
+        ChannelListener l;
+        synchronized (this) {
+            if (end != null) {
+                return;
+            }
+            end = cause;
+            toFail = new ArrayDeque<>(waiting);
+            waiting.clear();
+            l = listener;
+            endNotified = l != null;
+        }
+        for (CompletableFuture<ChannelMessage> f : toFail) {
+            f.completeExceptionally(cause);
+        }
+        if (l != null) {
+            l.onClosed(channel, orderly(cause) ? null : cause);
+        }
+    }
+
+    private static boolean orderly(ChannelException e) {
+        return e.error() == ChannelError.PEER_CLOSED || e.error() == ChannelError.CLOSED;
+    }
+}

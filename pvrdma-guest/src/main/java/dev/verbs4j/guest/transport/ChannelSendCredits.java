@@ -1,0 +1,74 @@
+package dev.verbs4j.guest.transport;
+
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Back-pressure: one credit per send-queue slot. Taking one waits while the queue is full, up
+ * to a timeout; on the completion loop thread it never waits, since only that thread can free
+ * slots.
+ */
+final class ChannelSendCredits {
+    private final Semaphore credits;
+    private final int depth;
+    private final Duration timeout;
+
+    ChannelSendCredits(int depth, Duration timeout) {
+        this.credits = new Semaphore(depth);
+        this.depth = depth;
+        this.timeout = timeout;
+    }
+
+    /** Takes a credit or throws SEND_QUEUE_FULL. */
+    void acquire(boolean onLoopThread) {
+        if (credits.tryAcquire()) {
+            return;
+        }
+        if (onLoopThread) {
+            throw full("the completion loop thread cannot wait for it");
+        }
+        try {
+            if (!credits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw full("no slot freed within " + timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw full("interrupted while waiting for a slot");
+        }
+    }
+
+    /** Takes a credit if one is free. */
+    boolean tryAcquire() {
+        return credits.tryAcquire();
+    }
+
+    void release() {
+        credits.release();
+    }
+
+    /** Credits taken and not yet given back: sends in flight. */
+    int inFlight() {
+        return depth - credits.availablePermits();
+    }
+
+    /** Waits until every send has completed (or the timeout passes); true when none is left. */
+    boolean awaitIdle(Duration wait) {
+        try {
+            if (credits.tryAcquire(depth, wait.toNanos(), TimeUnit.NANOSECONDS)) {
+                credits.release(depth);
+                return true;
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private ChannelException full(String why) {
+        return new ChannelException(ChannelError.SEND_QUEUE_FULL, "send queue full (" + depth + " in flight): " + why);
+    }
+}

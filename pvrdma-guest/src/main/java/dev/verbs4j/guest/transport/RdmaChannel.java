@@ -1,0 +1,503 @@
+package dev.verbs4j.guest.transport;
+
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.RegisteredRegion;
+import dev.verbs4j.guest.RemoteRegion;
+import dev.verbs4j.guest.TransportChoice;
+import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.guest.loop.CompletionLoopDevice;
+import dev.verbs4j.guest.loop.CompletionLoopFd;
+import dev.verbs4j.guest.loop.CompletionLoopSource;
+import dev.verbs4j.verbs.Access;
+import dev.verbs4j.verbs.AddressVector;
+import dev.verbs4j.verbs.CompletionQueue;
+import dev.verbs4j.verbs.Context;
+import dev.verbs4j.verbs.DeviceAttributes;
+import dev.verbs4j.verbs.GidChooser;
+import dev.verbs4j.verbs.GidEntry;
+import dev.verbs4j.verbs.InitAttributes;
+import dev.verbs4j.verbs.MemoryRegion;
+import dev.verbs4j.verbs.PathMtu;
+import dev.verbs4j.verbs.PreparedReceive;
+import dev.verbs4j.verbs.PreparedSend;
+import dev.verbs4j.verbs.ProtectionDomain;
+import dev.verbs4j.verbs.QpCapabilities;
+import dev.verbs4j.verbs.QpInitAttributes;
+import dev.verbs4j.verbs.QpType;
+import dev.verbs4j.verbs.QueuePair;
+import dev.verbs4j.verbs.RtrAttributes;
+import dev.verbs4j.verbs.RtsAttributes;
+import dev.verbs4j.verbs.SendFlag;
+import dev.verbs4j.verbs.SendOpcode;
+import dev.verbs4j.verbs.WcOpcode;
+import dev.verbs4j.verbs.WcStatus;
+import dev.verbs4j.verbs.WorkCompletions;
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.NativeSocket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A channel over an RC queue pair. Messages are SENDs into receive buffers posted ahead (one
+ * registered slot of the agreed maximum size each, re-posted as soon as the message is copied
+ * out); sends are copied into registered send slots, one per send-queue entry, which is what
+ * bounds them (back-pressure). One-sided operations are RDMA WRITE and READ straight from and
+ * into the caller's {@link RegisteredRegion}. All completions come through one CQ polled by the
+ * {@link CompletionLoop}.
+ *
+ * <p>The bootstrap socket stays open beside the QP: an orderly close is said there (after the
+ * last send has completed), and a peer that dies is seen there at once, even when no operation
+ * is in flight to time out.
+ */
+final class RdmaChannel extends ChannelBase implements CompletionLoopSource, CompletionLoopFd {
+    private static final Logger LOG = LoggerFactory.getLogger(RdmaChannel.class);
+    private static final long RECEIVE_TAG = 1L << 62;
+    private static final byte CONTROL_CLOSE = 1;
+    /** Immediate data of the connect probe, never seen by the application. */
+    private static final int PROBE = 0x7634_6A70;
+    private static final Duration PEER_LOST_GRACE = Duration.ofSeconds(1);
+
+    private final NativeSocket control;
+    /** One control message in or out: GC-owned native bytes for the socket calls. */
+    private final MemorySegment controlBytes = Arena.ofAuto().allocate(16);
+    private final Context context;
+    private final GidEntry gid;
+    private final int port;
+    private final int psn;
+    private final ProtectionDomain pd;
+    private final CompletionQueue cq;
+    private final QueuePair qp;
+    private final Arena buffers;
+    private final MemoryRegion receiveBuffers;
+    private final MemoryRegion sendBuffers;
+    private final PreparedReceive receive;
+    private final PreparedSend post;
+    private final int receiveDepth;
+    private final ConcurrentLinkedQueue<Integer> freeSendSlots = new ConcurrentLinkedQueue<>();
+    private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
+    private final WorkCompletions setupBatch;
+    private boolean controlWatched;
+    /** False while connecting: failures are reported to the connector, which falls back to TCP. */
+    private volatile boolean attached;
+    private volatile ChannelException setupFailure;
+    private volatile boolean verbsReleased;
+    private boolean probing;
+    private boolean probeReceived;
+
+    private RdmaChannel(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
+                        ChannelConfig config, CompletionLoop loop, boolean ownsLoop, List<AutoCloseable> made) {
+        super(choice, maxMessageSize, config, loop, ownsLoop);
+        this.control = control;
+        CompletionLoopDevice device = loop.device(local.device());
+        this.context = device.context();
+        this.port = local.port();
+        this.gid = context.chooseGid(port, GidChooser.index(local.gidIndex()));
+        this.psn = new SecureRandom().nextInt(1 << 24);
+        this.receiveDepth = config.receiveDepth();
+        int sendDepth = config.sendQueueDepth();
+        this.setupBatch = track(made, new WorkCompletions(16));
+        this.pd = track(made, context.allocateProtectionDomain());
+        this.cq = track(made, context.createCompletionQueue(sendDepth + receiveDepth + 4, device.events(), 0));
+        this.buffers = track(made, Arena.ofShared());
+        long slot = maxMessageSize;
+        this.receiveBuffers = track(made, pd.register(buffers.allocate(slot * receiveDepth, 4096),
+                Set.of(Access.LOCAL_WRITE)));
+        this.sendBuffers = track(made, pd.register(buffers.allocate(slot * sendDepth, 4096), Set.of(Access.LOCAL_WRITE)));
+        this.qp = track(made, pd.createQueuePair(QpInitAttributes.builder(QpType.RC, cq)
+                .capabilities(new QpCapabilities(sendDepth, receiveDepth, 1, 1, 0)).build()));
+        this.receive = track(made, qp.prepareReceive(1, 1));
+        this.post = track(made, qp.prepareSend(1, 1));
+        for (int i = 0; i < sendDepth; i++) {
+            freeSendSlots.add(i);
+        }
+        qp.toInit(InitAttributes.connected(port, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ)));
+        for (int i = 0; i < receiveDepth; i++) {
+            postReceive(i);
+        }
+    }
+
+    /** Creates the device resources and posts the receives; undoes what it made when it fails. */
+    static RdmaChannel create(NativeSocket control, TransportChoice choice, Capabilities local, int maxMessageSize,
+                              ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
+        List<AutoCloseable> made = new ArrayList<>();
+        try {
+            return new RdmaChannel(control, choice, local, maxMessageSize, config, loop, ownsLoop, made);
+        } catch (RuntimeException e) {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                closeQuietly(made.get(i));
+            }
+            throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T track(List<AutoCloseable> made, T resource) {
+        made.add(resource);
+        return resource;
+    }
+
+    RdmaChannelEndpoint endpoint() {
+        return new RdmaChannelEndpoint(qp.number(), psn, gid.gid(), context.queryPort(port).lid(),
+                context.queryPort(port).activeMtu());
+    }
+
+    /** INIT → RTR → RTS towards the peer. */
+    void connectTo(RdmaChannelEndpoint peer) {
+        DeviceAttributes device = context.queryDevice();
+        int readsInFlight = Math.max(1, Math.min(16, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom())));
+        int mtu = Math.min(peer.activeMtu(), context.queryPort(port).activeMtu());
+        PathMtu pathMtu = PathMtu.MTU_1024;
+        for (PathMtu m : PathMtu.values()) {
+            if (m.value() == mtu) {
+                pathMtu = m;
+            }
+        }
+        AddressVector remote = AddressVector.roce(peer.gid(), gid);
+        qp.toRtr(RtrAttributes.builder().remote(remote).pathMtu(pathMtu).destQpNumber(peer.qpNumber())
+                .rqPsn(peer.psn()).maxDestRdAtomic(readsInFlight).minRnrTimer(12).build());
+        qp.toRts(RtsAttributes.builder().sqPsn(psn).timeout(14).retryCount(7).rnrRetry(7)
+                .maxRdAtomic(readsInFlight).build());
+    }
+
+    /**
+     * Proves the connection carries traffic both ways before the application may use it: one
+     * empty SEND each way, completed within {@code timeout}. Returns null or why it failed.
+     */
+    String probe(Duration timeout) {
+        probing = true;
+        CompletableFuture<Void> sent = send(MemorySegment.NULL, PROBE);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!(sent.isDone() && probeReceived) && setupFailure == null) {
+            if (cq.poll(setupBatch) > 0) {
+                deliver(setupBatch);
+            } else if (System.nanoTime() > deadline) {
+                return "no RDMA traffic within " + timeout + " (wrong GID, unreachable peer or filtered RoCE)";
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        probing = false;
+        if (setupFailure != null) {
+            return setupFailure.getMessage();
+        }
+        return sent.isCompletedExceptionally() ? "the probe send failed" : null;
+    }
+
+    /** Hands the channel to its completion loop: from here on the loop polls and ends it. */
+    void attach() {
+        attached = true;
+        loop.addSource(this);
+        loop.watch(control.fd(), Epoll.IN, this);
+        controlWatched = true;
+    }
+
+    /**
+     * Gives the device resources back after a failed connect (the loop lets go of the CQ first if
+     * {@link #attach} got that far); the socket and the loop stay, for TCP or for their owner to close.
+     */
+    void abandon() {
+        if (attached) {
+            attached = false;
+            try {
+                if (controlWatched) {
+                    controlWatched = false;
+                    loop.unwatch(control.fd());
+                }
+                loop.removeSource(this);
+            } catch (RuntimeException e) {
+                LOG.debug("removing the abandoned channel from its loop failed: {}", e.getMessage());
+            }
+        }
+        releaseVerbs();
+    }
+
+    @Override
+    public RegisteredRegion register(long size) {
+        checkOpen();
+        RdmaChannelRegion region = new RdmaChannelRegion(pd, size, this::regionClosed);
+        regions.add(region);
+        return region;
+    }
+
+    // ---- posting -------------------------------------------------------------------------
+
+    @Override
+    void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done) {
+        Integer slot = freeSendSlots.poll(); // a credit guarantees one
+        long id = operations.add(done, () -> {
+            freeSendSlots.add(slot);
+            credits.release();
+        });
+        int length = (int) message.byteSize();
+        long offset = (long) slot * maxMessageSize;
+        if (length > 0) {
+            sendBuffers.memory().asSlice(offset, length).copyFrom(message);
+        }
+        postRequest(id, hasImmediate ? SendOpcode.SEND_WITH_IMM : SendOpcode.SEND, sendBuffers, offset, length,
+                immediate, 0, 0);
+    }
+
+    @Override
+    void startWrite(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
+                    long remoteAddress, CompletableFuture<Void> done) {
+        long id = operations.add(done, credits::release);
+        postRequest(id, SendOpcode.RDMA_WRITE, mine(region, id), localOffset, (int) local.byteSize(), 0,
+                remoteAddress, remote.key());
+    }
+
+    @Override
+    void startRead(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
+                   long remoteAddress, CompletableFuture<Void> done) {
+        long id = operations.add(done, credits::release);
+        postRequest(id, SendOpcode.RDMA_READ, mine(region, id), localOffset, (int) local.byteSize(), 0,
+                remoteAddress, remote.key());
+    }
+
+    private MemoryRegion mine(RegisteredRegion region, long id) {
+        if (region instanceof RdmaChannelRegion r && regions.contains(r)) {
+            return r.memoryRegion();
+        }
+        operations.fail(id, new ChannelException(ChannelError.LOCAL_LENGTH,
+                "the local region was not registered with this channel (or is closed)"));
+        return null;
+    }
+
+    private void postRequest(long id, SendOpcode opcode, MemoryRegion local, long offset, int length, int immediate,
+                             long remoteAddress, int remoteKey) {
+        if (local == null) {
+            return; // already failed
+        }
+        try {
+            synchronized (post) {
+                post.opcode(0, opcode).flags(0, SendFlag.SIGNALED.bit()).wrId(0, id)
+                        .sge(0, 0, local.address() + offset, length, local.lkey());
+                if (opcode.hasImmediate()) {
+                    post.immediate(0, immediate);
+                }
+                if (opcode.isRemoteAccess()) {
+                    post.remote(0, remoteAddress, remoteKey);
+                }
+                post.post();
+            }
+        } catch (RuntimeException e) {
+            operations.fail(id, new ChannelException(ChannelError.TRANSPORT, "posting failed: " + e.getMessage(), e));
+        }
+    }
+
+    private void postReceive(int slot) {
+        receive.wrId(0, RECEIVE_TAG | slot).sge(0, 0, receiveBuffers, (long) slot * maxMessageSize, maxMessageSize);
+        receive.post();
+    }
+
+    // ---- completions (loop thread, or the connector while probing) -----------------------
+
+    @Override
+    public CompletionQueue queue() {
+        return cq;
+    }
+
+    @Override
+    public void deliver(WorkCompletions batch) {
+        for (int i = 0; i < batch.count(); i++) {
+            long wrId = batch.wrId(i);
+            if (!batch.isSuccess(i)) {
+                failed(wrId, batch.statusEnum(i), batch.vendorError(i));
+                continue;
+            }
+            if ((wrId & RECEIVE_TAG) == 0) {
+                operations.complete(wrId);
+                continue;
+            }
+            int slot = (int) (wrId & ~RECEIVE_TAG);
+            int length = batch.byteLength(i);
+            boolean hasImmediate = batch.opcodeEnum(i) == WcOpcode.RECV && batch.hasImmediate(i);
+            int immediate = hasImmediate ? batch.immediateData(i) : 0;
+            byte[] copy = new byte[length];
+            MemorySegment.ofArray(copy).copyFrom(receiveBuffers.memory().asSlice((long) slot * maxMessageSize, length));
+            try {
+                postReceive(slot);
+            } catch (RuntimeException e) {
+                fail(new ChannelException(ChannelError.TRANSPORT, "re-posting a receive failed: " + e.getMessage(), e));
+                return;
+            }
+            if (probing && hasImmediate && immediate == PROBE && length == 0) {
+                probeReceived = true;
+            } else {
+                inbox.deliver(this, new ChannelMessage(MemorySegment.ofArray(copy), hasImmediate, immediate));
+            }
+        }
+    }
+
+    private void failed(long wrId, WcStatus status, int vendorError) {
+        ChannelException cause = switch (status) {
+            case REM_ACCESS_ERR -> new ChannelException(ChannelError.REMOTE_ACCESS,
+                    "the peer refused the access (unknown key or outside its region)");
+            case LOC_LEN_ERR, REM_INV_REQ_ERR -> new ChannelException(ChannelError.LOCAL_LENGTH,
+                    "length error (" + status + ")");
+            case RETRY_EXC_ERR, RNR_RETRY_EXC_ERR -> new ChannelException(ChannelError.PEER_LOST,
+                    "the peer stopped answering (" + status + ")");
+            case WR_FLUSH_ERR -> endCause() != null ? endCause()
+                    : new ChannelException(ChannelError.TRANSPORT, "work request flushed: the queue pair is in error");
+            default -> new ChannelException(ChannelError.TRANSPORT, "completion error " + status
+                    + " (vendor error 0x" + Integer.toHexString(vendorError) + ")");
+        };
+        if ((wrId & RECEIVE_TAG) == 0) {
+            operations.fail(wrId, cause);
+        }
+        if (status != WcStatus.WR_FLUSH_ERR || endCause() == null) {
+            fail(cause);
+        }
+    }
+
+    private void fail(ChannelException cause) {
+        if (attached) {
+            end(cause);
+        } else if (setupFailure == null) {
+            setupFailure = cause;
+        }
+    }
+
+    // ---- the control socket --------------------------------------------------------------
+
+    @Override
+    void sayGoodbye() {
+        try {
+            controlBytes.set(ValueLayout.JAVA_BYTE, 0, CONTROL_CLOSE);
+            control.write(controlBytes.address(), 1); // an idle control socket always has room for one byte
+            control.shutdownOutput();
+        } catch (RuntimeException e) {
+            LOG.debug("sending the close failed: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public void onReady(int events) {
+        onControl();
+    }
+
+    private void onControl() {
+        long n;
+        try {
+            n = control.read(controlBytes.address(), controlBytes.byteSize());
+        } catch (RuntimeException e) {
+            end(new ChannelException(ChannelError.PEER_LOST, "the control connection broke: " + e.getMessage(), e));
+            return;
+        }
+        if (n > 0 && controlBytes.get(ValueLayout.JAVA_BYTE, 0) == CONTROL_CLOSE) {
+            drainNow(); // the peer's last messages completed before it said goodbye: deliver them first
+            end(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
+        } else if (n < 0) {
+            if (closing) {
+                peerDone.complete(null);
+                end(new ChannelException(ChannelError.CLOSED, "the channel was closed by this side"));
+            } else {
+                drainNow();
+                lostAfterGrace();
+            }
+        }
+    }
+
+    /**
+     * The peer's socket closed without a goodbye. Its QP may have gone to ERR because of one of
+     * our requests (a bad key): that request's own error completion is the better report, and
+     * may still be on the wire, so operations in flight get a moment to complete first.
+     */
+    private void lostAfterGrace() {
+        ChannelException lost = new ChannelException(ChannelError.PEER_LOST,
+                "the peer went away without closing the channel");
+        if (operations.isEmpty()) {
+            end(lost);
+            return;
+        }
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd()); // EOF stays readable: stop epoll reporting it
+        }
+        loop.schedule(PEER_LOST_GRACE, () -> end(lost));
+    }
+
+    private void drainNow() {
+        try {
+            while (cq.poll(setupBatch) > 0) {
+                deliver(setupBatch);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("draining the CQ on close failed: {}", e.getMessage());
+        }
+    }
+
+    // ---- teardown --------------------------------------------------------------------------
+
+    @Override
+    void releaseResources() {
+        if (controlWatched) {
+            controlWatched = false;
+            loop.unwatch(control.fd());
+        }
+        closeQuietly(control);
+        if (attached) {
+            loop.removeSource(this);
+        }
+        releaseVerbs();
+    }
+
+    /**
+     * A region was closed. After the channel's own objects are gone the last one takes the
+     * protection domain with it. Synchronized with {@link #releaseVerbs}, so the PD is never
+     * closed while the QP or the channel's buffers still hang from it.
+     */
+    private synchronized void regionClosed(RdmaChannelRegion region) {
+        regions.remove(region);
+        if (verbsReleased) {
+            closePdIfUnused();
+        }
+    }
+
+    /**
+     * The application's regions outlive the channel (their owner closes them); the rest goes now,
+     * children before parents: prepared requests, QP, CQ, buffers, then the PD when no region
+     * holds it.
+     */
+    private synchronized void releaseVerbs() {
+        if (verbsReleased) {
+            return;
+        }
+        closeQuietly(post);
+        closeQuietly(receive);
+        closeQuietly(qp);
+        closeQuietly(cq);
+        closeQuietly(sendBuffers);
+        closeQuietly(receiveBuffers);
+        verbsReleased = true;
+        closePdIfUnused();
+        closeQuietly(buffers);
+        closeQuietly(setupBatch);
+    }
+
+    private void closePdIfUnused() {
+        if (regions.isEmpty()) {
+            closeQuietly(pd);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("releasing {} failed: {}", c, e.getMessage());
+        }
+    }
+}

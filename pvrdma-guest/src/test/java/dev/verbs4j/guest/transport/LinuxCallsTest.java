@@ -1,0 +1,80 @@
+package dev.verbs4j.guest.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.verbs4j.guest.linux.Epoll;
+import dev.verbs4j.guest.linux.EventFd;
+import dev.verbs4j.guest.linux.LinuxCallException;
+import dev.verbs4j.guest.linux.NativeSocket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The libc layer under the completion loop, on real fds of this host. */
+class LinuxCallsTest {
+
+    @Test
+    void anEventfdSumsSignalsUntilDrained() {
+        try (EventFd e = new EventFd()) {
+            assertEquals(0, e.drain());
+            e.signal();
+            e.signal();
+            assertEquals(2, e.drain());
+            assertEquals(0, e.drain());
+        }
+    }
+
+    @Test
+    void epollReportsAnEventfdSignalledFromAnotherThread() throws Exception {
+        try (Epoll epoll = new Epoll(4); EventFd e = new EventFd()) {
+            epoll.add(e.fd(), Epoll.IN);
+            assertEquals(0, epoll.await(0), "nothing ready yet");
+            Thread.ofPlatform().start(e::signal).join();
+            assertEquals(1, epoll.await(-1));
+            assertEquals(e.fd(), epoll.readyFd(0));
+            assertTrue((epoll.readyEvents(0) & Epoll.IN) != 0);
+            e.drain();
+            assertEquals(0, epoll.await(0), "level-triggered: drained means not ready");
+        }
+    }
+
+    @Test
+    void aRefusedConnectSaysTheErrnoByName() throws Exception {
+        int port;
+        try (NativeSocket s = NativeSocket.listen("127.0.0.1", 0, 1)) {
+            port = s.localPort();
+        } // closed: nobody listens there now
+        LinuxCallException e = assertThrows(LinuxCallException.class,
+                () -> NativeSocket.connect("127.0.0.1", port, Duration.ofSeconds(10)));
+        assertEquals(111, e.errno());
+        assertTrue(e.getMessage().contains("ECONNREFUSED"), e.getMessage());
+    }
+
+    @Test
+    void bytesWrittenWithWritevArriveInOrderAndEndOfStreamReadsAsMinusOne() throws Exception {
+        try (Arena arena = Arena.ofConfined();
+             NativeSocket listener = NativeSocket.listen("127.0.0.1", 0, 4);
+             NativeSocket a = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
+             NativeSocket b = TcpOutboundTest.acceptOne(listener)) {
+            MemorySegment one = arena.allocateFrom("abc");
+            MemorySegment two = arena.allocateFrom("defg");
+            var iov = new dev.verbs4j.guest.linux.Iovecs(arena, 2).add(one.address(), 3).add(two.address(), 4);
+            assertEquals(7, a.write(iov));
+            a.shutdownOutput();
+            MemorySegment in = arena.allocate(16);
+            long got = 0;
+            long n;
+            while ((n = b.read(in.address() + got, in.byteSize() - got)) >= 0) {
+                got += n;
+                if (n == 0) {
+                    b.await(dev.verbs4j.guest.linux.FileDescriptor.POLLIN, -1, 10_000);
+                }
+            }
+            assertEquals("abcdefg", new String(in.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE)));
+        }
+    }
+}
