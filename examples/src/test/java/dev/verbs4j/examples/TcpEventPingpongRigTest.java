@@ -6,19 +6,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Forced-TCP event-mode pingpong in the soft-RoCE rig (a slow, emulated guest where the loop's
- * races show), 20 runs of 300 round trips at 4096 B in one boot: no reset, no hang.
- *
- * <p>Not in {@code ci/test} yet: in the rig its second run still fails (the client's last
- * stream sends end with PEER_CLOSED when the server's close arrives, though the server received
- * them all), so the event-mode TCP failure is not fixed. Run it by hand:
- * {@code ci/rig run mvn -B -o -P rig -pl examples surefire:test -Dtest.groups=rdma-open-bug
- * -Dtest.excludedGroups=none -Dtest=TcpEventPingpongRigTest}.
+ * races show), 15 runs of 300 round trips at 4096 B in one boot: no reset, no hang, and every
+ * stream send completes even when the peer's close is read before the sender has marked its send
+ * done (the race {@code TcpChannel.end} waits out).
  */
-@Tag("rdma-open-bug")
+@Tag("rdma")
 class TcpEventPingpongRigTest {
 
     @Test
-    void twentyRunsInARowEndCleanlyInTheRig() throws Exception {
-        RepeatedTcpPingpong.run(CompletionMode.EVENT, 20, 4096, 300);
+    void fifteenRunsInARowEndCleanlyInTheRig() throws Exception {
+        RepeatedTcpPingpong.run(CompletionMode.EVENT, 15, 4096, 300);
     }
 }

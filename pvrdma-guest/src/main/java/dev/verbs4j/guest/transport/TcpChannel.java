@@ -423,6 +423,20 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         end(new ChannelException(ChannelError.PEER_LOST, "the connection broke: " + e.getMessage(), e));
     }
 
+    /**
+     * A sender whose whole frame went at once completes its operation under the write lock, right
+     * after the write. Waiting for that lock before failing what is in flight keeps such a send
+     * from failing: on a slow machine the peer can take the frame, answer and close (and this
+     * loop read the close) before the sender runs its next line.
+     */
+    @Override
+    void end(ChannelException cause) {
+        synchronized (writeLock) {
+            // only waits out a sender between its write and its completion
+        }
+        super.end(cause);
+    }
+
     @Override
     void releaseResources() {
         synchronized (writeLock) { // senders check the socket under this lock before they touch its epoll entry
