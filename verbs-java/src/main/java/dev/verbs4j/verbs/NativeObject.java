@@ -111,6 +111,7 @@ abstract class NativeObject implements AutoCloseable {
             return;
         }
         STATE.getAndBitwiseOr(this, CLOSED);
+        closing();
         while (((int) STATE.getVolatile(this) & ~CLOSED) != 0) {
             Thread.onSpinWait(); // a post or poll in progress: they never block
         }
@@ -131,6 +132,13 @@ abstract class NativeObject implements AutoCloseable {
         if (parent != null) {
             parent.openChildren.decrementAndGet();
         }
+    }
+
+    /**
+     * Called by close once later uses are refused, before it waits for the calls in progress:
+     * an object whose calls can block ends them here.
+     */
+    void closing() {
     }
 
     /** Releases the native object; throws VerbsException when the verb fails (nothing is lost). */
