@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Two (or more) builds of the JMH jar, alternated in one boot, and one table of their scores:
 #   benchmarks/jmh-before-after.sh [-n ROUNDS] [-o DIR] BEFORE.jar AFTER.jar [MORE.jar...] [-- JMH ARGS]
+#   benchmarks/jmh-before-after.sh -r DIR      the table again from DIR (also of a run cut short)
 # Each jar argument is PATH or LABEL=PATH, optionally followed by @JVM-ARGS that its forks get
 # (e.g. tuned=target/b.jar@-Dsome.flag=1). Rounds run every jar in turn (A B A B ...), so a
 # drift of the rig during the run hits them alike; only ratios within one run mean anything.
@@ -10,18 +11,21 @@
 set -euo pipefail
 rounds=2
 out=
-while getopts n:o: opt; do
+report_only=
+while getopts n:o:r: opt; do
   case $opt in
     n) rounds=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+    r) out=$OPTARG report_only=1 ;;
+    *) sed -n '2,10p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
+run() {
 jars=()
 while (($#)) && [[ $1 != -- ]]; do jars+=("$1"); shift; done
 (($#)) && shift
-((${#jars[@]} >= 2)) || { sed -n '2,9p' "$0" >&2; exit 2; }
+((${#jars[@]} >= 2)) || { sed -n '2,10p' "$0" >&2; exit 2; }
 (($#)) || set -- 'PostPollBenchmark|EmptyPollBenchmark' -wi 2 -i 3 -f 1 -w 1 -r 1 -prof gc
 out=${out:-$(mktemp -d)}
 mkdir -p "$out"
@@ -35,6 +39,7 @@ for i in "${!jars[@]}"; do
   labels+=("$label")
   jars[i]=$spec
 done
+echo "${labels[*]}" > "$out/labels"
 
 for ((r = 1; r <= rounds; r++)); do
   for i in "${!jars[@]}"; do
@@ -50,12 +55,17 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
+}
+
 # CSV rows: "Benchmark","Mode","Threads","Samples","Score","Error","Unit"[,"Param: x"...]
+report() {
+read -ra labels < "$out/labels"
 for label in "${labels[@]}"; do
-  for ((r = 1; r <= rounds; r++)); do
-    [[ -f $out/$label.$r.csv ]] || continue
+  for csv in "$out/$label".*.csv; do
+    [[ -s $csv ]] || continue
+    r=${csv%.csv}; r=${r##*.}
     awk -v label="$label" -v round="$r" -F, 'NR > 1 {
-      gsub(/"/, "")
+      gsub(/["\r]/, "")
       base = $1; secondary = ""
       if ((c = index(base, ":")) > 0) { secondary = substr(base, c + 1); base = substr(base, 1, c - 1) }
       if (secondary != "" && secondary != "gc.alloc.rate.norm") next
@@ -63,7 +73,7 @@ for label in "${labels[@]}"; do
       n = split(base, part, "."); name = part[n - 1] "." part[n]
       params = ""; for (i = 8; i <= NF; i++) if ($i != "") params = params (params == "" ? "" : ",") $i
       key = name (params == "" ? "" : "[" params "]")
-      print label, round, key, metric, $5, $7 }' "$out/$label.$r.csv"
+      print label, round, key, metric, $5, $7 }' "$csv"
   done
 done > "$out/all.txt"
 
@@ -74,7 +84,7 @@ awk -v labels="${labels[*]}" -v rounds="$rounds" '
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
   { k = $3 SUBSEP $1
-    if ($4 == "score") { score[k] = score[k] (score[k] == "" ? "" : " ") $5; unit[$3] = $6; if (!($3 in seen)) { seen[$3] = 1; order[++keys] = $3 } }
+    if ($4 == "score") { score[k] = score[k] (score[k] == "" ? "" : " ") sprintf("%.4g", $5); unit[$3] = $6; if (!($3 in seen)) { seen[$3] = 1; order[++keys] = $3 } }
     else bop[k] = bop[k] (bop[k] == "" ? "" : " ") sprintf("%.3g", $5) }
   END {
     nl = split(labels, l, " ")
@@ -90,3 +100,11 @@ awk -v labels="${labels[*]}" -v rounds="$rounds" '
       for (i = 1; i <= nl; i++) { s = bop[b, l[i]]; gsub(/ /, " / ", s); printf " %s |", (s == "" ? "-" : s) }
       printf "\n" } }' "$out/all.txt"
 echo "(raw JMH output: $out)" >&2
+}
+
+if [[ -n $report_only ]]; then
+  [[ -f $out/labels ]] || ls "$out" | sed -nE 's/^(.*)[.][0-9]+[.]csv$/\1/p' | sort -u | paste -sd' ' > "$out/labels"
+else
+  run "$@"
+fi
+report
