@@ -96,16 +96,23 @@ public final class CompletionChannel extends NativeObject {
      * @throws VerbsException if reading the event fails
      */
     public CompletionQueue await(long timeoutNanos) {
-        if (!FileDescriptors.waitReadable(fd, wakeFd, timeoutNanos, pollScratch)) {
-            FileDescriptors.drain(wakeFd, wakeDrain);
-            return null;
+        enter(); // a close on another thread wakes this wait (closing) and waits for it to end
+        try {
+            if (!FileDescriptors.waitReadable(fd, wakeFd, timeoutNanos, pollScratch)) {
+                FileDescriptors.drain(wakeFd, wakeDrain);
+                return null;
+            }
+            return takeEvent();
+        } finally {
+            leave();
         }
-        return takeEvent();
     }
 
     /**
      * Ends a blocked {@link #await} at once (it returns null), from any thread; with no await
-     * blocked, the next one returns null at once. Allocates nothing.
+     * blocked, the next one returns null at once. {@link #close()} does this too: an await
+     * blocked during a close returns null, and one begun after it throws IllegalStateException.
+     * Allocates nothing.
      */
     public void wakeup() {
         FileDescriptors.signal(wakeFd, wakeOne);
@@ -122,10 +129,13 @@ public final class CompletionChannel extends NativeObject {
      */
     public CompletionQueue takeEvent() {
         int rc;
+        MemorySegment channel = enterHandle();
         try {
-            rc = (int) GET_CQ_EVENT.invokeExact(errno, handle(), cqOut, ctxOut);
+            rc = (int) GET_CQ_EVENT.invokeExact(errno, channel, cqOut, ctxOut);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            leave();
         }
         if (rc != 0 && Errno.read(errno) == Errno.EAGAIN) {
             return null;
@@ -150,6 +160,12 @@ public final class CompletionChannel extends NativeObject {
 
     MemorySegment pointer() {
         return handle();
+    }
+
+    /** A blocked await returns null; the close then waits for it to leave. */
+    @Override
+    void closing() {
+        wakeup();
     }
 
     @Override

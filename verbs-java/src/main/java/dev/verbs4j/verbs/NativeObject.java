@@ -121,6 +121,7 @@ abstract class NativeObject implements AutoCloseable {
             return;
         }
         STATE.getAndBitwiseOr(this, CLOSED);
+        closing();
         while (((int) STATE.getVolatile(this) & ~CLOSED) != 0) {
             Thread.onSpinWait(); // a post or poll in progress: they never block
         }
@@ -141,6 +142,13 @@ abstract class NativeObject implements AutoCloseable {
         if (parent != null) {
             parent.openChildren.decrementAndGet();
         }
+    }
+
+    /**
+     * Called by close once later uses are refused, before it waits for the calls in progress:
+     * an object whose calls can block ends them here.
+     */
+    void closing() {
     }
 
     /** Releases the native object; throws VerbsException when the verb fails (nothing is lost). */
