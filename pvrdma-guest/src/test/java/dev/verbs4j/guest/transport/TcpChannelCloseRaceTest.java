@@ -1,10 +1,16 @@
-package dev.verbs4j.guest;
+package dev.verbs4j.guest.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelPair;
+import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Field;
 import java.time.Duration;
