@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.verbs4j.verbs.DeviceInfo;
+import dev.verbs4j.verbs.NetworkNamespace;
 import dev.verbs4j.verbs.Verbs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
             fail("needs the rig's no-rdma topology (RIG_NETNS, RIG_HOST_VETH_ADDR); RIG_GUEST="
                     + System.getenv("RIG_GUEST") + " RIG_TOPOLOGY=" + System.getenv("RIG_TOPOLOGY"));
         }
-        Path bound = NetnsThread.named(netns);
+        Path bound = Path.of("/var/run/netns", netns);
         if (!Files.exists(bound)) {
             fail("network namespace " + netns + " is not bound at " + bound);
         }
@@ -86,13 +87,15 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
     @Override
     void connect() throws Exception {
         String host = address();
-        Path namespace = NetnsThread.named(netns());
+        String netns = netns();
         CompletionLoop loop = CompletionLoop.start(mode());
         Channel server = null;
         CompletableFuture<Channel> client = null;
-        try (ChannelServer listener = ChannelServer.listen(host, 0, config(loop))) {
+        try (NetworkNamespace namespace = NetworkNamespace.open(netns);
+             ChannelServer listener = ChannelServer.listen(host, 0, config(loop))) {
             ChannelConfig clientConfig = clientConfig(loop);
-            client = NetnsThread.supply(namespace, () -> ChannelConnector.connect(host, listener.port(), clientConfig));
+            client = CompletableFuture.supplyAsync(() -> ChannelConnector.connect(host, listener.port(), clientConfig),
+                    namespace.executor());
             server = listener.accept(Duration.ofSeconds(60));
             pair = new ChannelPair(server, client.get(60, TimeUnit.SECONDS), loop);
         } catch (Exception | Error e) {
@@ -126,14 +129,16 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
      */
     @Test
     void theProbeOnANamespaceThreadSeesNoDeviceWhileTheInitNamespaceSeesOne() throws Exception {
-        String here = NetnsThread.currentThreadNamespace();
+        String here = NetworkNamespace.currentThreadNamespace();
         Capabilities local = CapabilitiesProbe.probe(null, -1, 1 << 20);
         assertTrue(local.canRdma(), "the init namespace sees a usable device: " + local);
 
         record View(String namespace, List<String> devices, Capabilities probe) {}
-        View view = NetnsThread.supply(NetnsThread.named(netns()), () -> new View(NetnsThread.currentThreadNamespace(),
-                Verbs.devices().stream().map(DeviceInfo::name).toList(), CapabilitiesProbe.probe(null, -1, 1 << 20)))
-                .get(60, TimeUnit.SECONDS);
+        View view;
+        try (NetworkNamespace namespace = NetworkNamespace.open(netns())) {
+            view = namespace.call(() -> new View(NetworkNamespace.currentThreadNamespace(),
+                    Verbs.devices().stream().map(DeviceInfo::name).toList(), CapabilitiesProbe.probe(null, -1, 1 << 20)));
+        }
         System.out.println("init thread " + here + " probe: " + local);
         System.out.println("netns thread " + view.namespace() + " devices: " + view.devices() + " probe: " + view.probe());
         assertNotEquals(here, view.namespace(), "the thread moved to another network namespace");
