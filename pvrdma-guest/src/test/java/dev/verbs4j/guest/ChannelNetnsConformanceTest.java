@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.verbs4j.verbs.DeviceInfo;
-import dev.verbs4j.verbs.NetworkNamespace;
 import dev.verbs4j.verbs.Verbs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +53,7 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
             fail("needs the rig's no-rdma topology (RIG_NETNS, RIG_HOST_VETH_ADDR); RIG_GUEST="
                     + System.getenv("RIG_GUEST") + " RIG_TOPOLOGY=" + System.getenv("RIG_TOPOLOGY"));
         }
-        Path bound = Path.of("/var/run/netns", netns);
+        Path bound = NetnsThread.named(netns);
         if (!Files.exists(bound)) {
             fail("network namespace " + netns + " is not bound at " + bound);
         }
@@ -87,15 +86,13 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
     @Override
     void connect() throws Exception {
         String host = address();
-        String netns = netns();
+        Path namespace = NetnsThread.named(netns());
         CompletionLoop loop = CompletionLoop.start(mode());
         Channel server = null;
         CompletableFuture<Channel> client = null;
-        try (NetworkNamespace namespace = NetworkNamespace.open(netns);
-             ChannelServer listener = ChannelServer.listen(host, 0, config(loop))) {
+        try (ChannelServer listener = ChannelServer.listen(host, 0, config(loop))) {
             ChannelConfig clientConfig = clientConfig(loop);
-            client = CompletableFuture.supplyAsync(() -> ChannelConnector.connect(host, listener.port(), clientConfig),
-                    namespace.executor());
+            client = NetnsThread.supply(namespace, () -> ChannelConnector.connect(host, listener.port(), clientConfig));
             server = listener.accept(Duration.ofSeconds(60));
             pair = new ChannelPair(server, client.get(60, TimeUnit.SECONDS), loop);
         } catch (Exception | Error e) {
@@ -129,16 +126,14 @@ class ChannelNetnsConformanceTest extends ChannelConformanceSuite {
      */
     @Test
     void theProbeOnANamespaceThreadSeesNoDeviceWhileTheInitNamespaceSeesOne() throws Exception {
-        String here = NetworkNamespace.currentThreadNamespace();
+        String here = NetnsThread.currentThreadNamespace();
         Capabilities local = CapabilitiesProbe.probe(null, -1, 1 << 20);
         assertTrue(local.canRdma(), "the init namespace sees a usable device: " + local);
 
         record View(String namespace, List<String> devices, Capabilities probe) {}
-        View view;
-        try (NetworkNamespace namespace = NetworkNamespace.open(netns())) {
-            view = namespace.call(() -> new View(NetworkNamespace.currentThreadNamespace(),
-                    Verbs.devices().stream().map(DeviceInfo::name).toList(), CapabilitiesProbe.probe(null, -1, 1 << 20)));
-        }
+        View view = NetnsThread.supply(NetnsThread.named(netns()), () -> new View(NetnsThread.currentThreadNamespace(),
+                Verbs.devices().stream().map(DeviceInfo::name).toList(), CapabilitiesProbe.probe(null, -1, 1 << 20)))
+                .get(60, TimeUnit.SECONDS);
         System.out.println("init thread " + here + " probe: " + local);
         System.out.println("netns thread " + view.namespace() + " devices: " + view.devices() + " probe: " + view.probe());
         assertNotEquals(here, view.namespace(), "the thread moved to another network namespace");
