@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Timeout;
  * The Channel API between the namespaces nsa and nsb: this JVM listens and accepts on a thread
  * that joined nsa, the peer is another JVM started with {@code ip netns exec nsb}. Both ends run
  * over RDMA (the channel's own TCP bootstrap, no rdma_cm), the echoed bytes are exact, and the
- * RoCE frames cross the veth. In shared mode every device is visible everywhere, so each end names
- * its namespace's device; in exclusive mode each end sees only its own and picks it by itself.
+ * RoCE frames cross the veth. In shared mode every device is visible everywhere: once each end
+ * names its namespace's device, once each end picks by itself (the device whose GID is on an
+ * interface of its namespace). In exclusive mode each end sees only its own and picks it by itself.
  * <p>
  * <pre>ci/rig run --topology two-netns mvn -B -o -ntp -P rig -pl pvrdma-guest surefire:test -Dtest.groups=rdma-two-netns -Dtest.excludedGroups=none</pre>
  */
@@ -29,26 +30,36 @@ import org.junit.jupiter.api.Timeout;
 class TwoNetnsChannelTest {
     private static final int MAX_MESSAGE = 16 * 1024;
 
-    private static ChannelConfig config(NetnsPair rig, int side) {
+    private static ChannelConfig config(NetnsPair rig, int side, boolean nameDevice) {
         ChannelConfig c = ChannelConfig.defaults().transport(TransportPreference.RDMA).maxMessageSize(MAX_MESSAGE)
                 .connectTimeout(Duration.ofSeconds(60));
-        return rig.exclusive() ? c : c.device(rig.devices()[side]).gidIndex(rig.gidIndex());
+        return rig.exclusive() || !nameDevice ? c : c.device(rig.devices()[side]).gidIndex(rig.gidIndex());
     }
 
     @Test
     void echoAcrossTheNamespacesOverRdmaIsByteExact() throws Exception {
+        echo(true);
+    }
+
+    /** Nothing named: in shared mode nsa must not take rxe0 (visible, but its interface is not in nsa). */
+    @Test
+    void eachEndPicksTheDeviceOfItsOwnNamespaceByItself() throws Exception {
+        echo(false);
+    }
+
+    private static void echo(boolean nameDevices) throws Exception {
         NetnsPair rig = NetnsPair.fromRig();
         File log = File.createTempFile("two-netns-peer-", ".log");
         log.deleteOnExit();
         try (NetworkNamespace nsa = NetworkNamespace.open(rig.namespaces()[0]);
              CompletionLoop loop = CompletionLoop.start(CompletionMode.BUSY_POLL)) {
-            ChannelConfig here = config(rig, 0).loop(loop);
+            ChannelConfig here = config(rig, 0, nameDevices).loop(loop);
             ChannelServer listener = nsa.call(() -> ChannelServer.listen(rig.addresses()[0], 0, here));
             Process peer = null;
             try (listener) {
                 long[] n0Before = NetnsPair.packets(nsa, NetnsPair.veth(0));
                 peer = ChannelPeerProcess.start(List.of("ip", "netns", "exec", rig.namespaces()[1]),
-                        rig.addresses()[0], listener.port(), config(rig, 1).mode(CompletionMode.BUSY_POLL), "echo", log);
+                        rig.addresses()[0], listener.port(), config(rig, 1, nameDevices).mode(CompletionMode.BUSY_POLL), "echo", log);
                 // accepting probes the device: in exclusive mode only a thread of nsa sees rxea
                 try (Channel channel = nsa.call(() -> listener.accept(Duration.ofSeconds(120)))) {
                     String transport = channel.transport().describe();

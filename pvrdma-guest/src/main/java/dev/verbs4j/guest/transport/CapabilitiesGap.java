@@ -14,7 +14,9 @@ public enum CapabilitiesGap {
     NO_ROCE_V2_GID("no RoCE v2 GID", "peer has no RoCE v2 GID"),
     MEMLOCK_TOO_LOW("memlock limit too low to register the channel's buffers",
             "peer's memlock limit is too low to register the channel's buffers"),
-    DEVICE_ERROR("RDMA device unusable", "peer's RDMA device is unusable");
+    DEVICE_ERROR("RDMA device unusable", "peer's RDMA device is unusable"),
+    NO_DEVICE_FOR_NETNS("no RDMA device serves an interface of this network namespace",
+            "peer has no RDMA device serving an interface of its network namespace");
 
     private final String here;
     private final String atPeer;

@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Finds out whether this process can run a channel over RDMA: a device libibverbs shows in this
@@ -25,7 +27,9 @@ public final class CapabilitiesProbe {
     private CapabilitiesProbe() {}
 
     /**
-     * @param device         a device name, or null for the first usable one
+     * @param device         a device name, or null for the first usable one whose GID belongs to an
+     *                       interface of the calling thread's network namespace (in shared netns
+     *                       mode every device is visible, but another namespace's cannot reach a peer)
      * @param gidIndex       a GID index, or -1 to prefer a RoCE v2 IPv4 GID
      * @param bytesToRegister what a channel will register (its receive and send buffers)
      */
@@ -42,11 +46,12 @@ public final class CapabilitiesProbe {
             return noDevice(RdmaNetns.detect(SysfsRoot.system()));
         }
         Capabilities firstGap = null;
+        Optional<Set<String>> netdevsHere = device == null ? ThreadNetdevs.current() : Optional.empty();
         for (DeviceInfo info : devices) {
             if (device != null && !device.equals(info.name())) {
                 continue;
             }
-            Capabilities c = probeDevice(info.name(), gidIndex, bytesToRegister);
+            Capabilities c = probeDevice(info.name(), gidIndex, bytesToRegister, netdevsHere);
             if (c.canRdma()) {
                 return c;
             }
@@ -72,7 +77,9 @@ public final class CapabilitiesProbe {
         return Capabilities.lacking(CapabilitiesGap.NO_DEVICE, "");
     }
 
-    private static Capabilities probeDevice(String name, int gidIndex, long bytesToRegister) {
+    /** {@code netdevsHere}: when present, a GID on an interface outside it is not usable from here. */
+    private static Capabilities probeDevice(String name, int gidIndex, long bytesToRegister,
+            Optional<Set<String>> netdevsHere) {
         try (Context ctx = Verbs.open(name)) {
             int ports = ctx.queryDevice().physicalPortCount();
             Capabilities gap = null;
@@ -89,6 +96,11 @@ public final class CapabilitiesProbe {
                 } catch (RuntimeException e) {
                     gap = Capabilities.lacking(CapabilitiesGap.NO_ROCE_V2_GID, name + " port " + port + ": "
                             + e.getMessage());
+                    continue;
+                }
+                if (!gid.netdev().isEmpty() && netdevsHere.isPresent() && !netdevsHere.get().contains(gid.netdev())) {
+                    gap = gap != null ? gap : Capabilities.lacking(CapabilitiesGap.NO_DEVICE_FOR_NETNS, name + " port "
+                            + port + " GID " + gid.index() + " is on " + gid.netdev() + ", not here");
                     continue;
                 }
                 boolean ethernet = attrs.linkLayer() == PortAttributes.LINK_LAYER_ETHERNET;
