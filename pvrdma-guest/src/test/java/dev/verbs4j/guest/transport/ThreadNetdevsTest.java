@@ -1,4 +1,4 @@
-package dev.verbs4j.guest;
+package dev.verbs4j.guest.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.verbs4j.guest;
+package dev.verbs4j.guest.transport;
 
 import java.io.IOException;
 import java.nio.file.Files;
