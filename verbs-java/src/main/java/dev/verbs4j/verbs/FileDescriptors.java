@@ -47,6 +47,14 @@ final class FileDescriptors {
 
     /** As above; false at once when {@code wakeFd} (an eventfd, -1 for none) is or becomes readable. */
     static boolean waitReadable(int fd, int wakeFd, long timeoutNanos, MemorySegment scratch) {
+        return waitReadable(fd, wakeFd, timeoutNanos, scratch, true);
+    }
+
+    /**
+     * As above; with {@code interruptible} false the wait is one poll call for the whole timeout,
+     * for a thread that is ended through {@code wakeFd} and must not wake while idle.
+     */
+    static boolean waitReadable(int fd, int wakeFd, long timeoutNanos, MemorySegment scratch, boolean interruptible) {
         long deadline = timeoutNanos < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
         MemorySegment errno = scratch.asSlice(0, Errno.CAPTURE_LAYOUT.byteSize());
         MemorySegment pollfd = scratch.asSlice(Errno.CAPTURE_LAYOUT.byteSize(), 16);
@@ -58,9 +66,11 @@ final class FileDescriptors {
                 pollfd.set(ValueLayout.JAVA_INT, 8, wakeFd);
                 pollfd.set(ValueLayout.JAVA_SHORT, 12, POLLIN);
                 pollfd.set(ValueLayout.JAVA_SHORT, 14, (short) 0);
-                // wake up at least every 100 ms so a Java interrupt is noticed
-                long left = deadline == Long.MAX_VALUE ? 100 : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
-                int rc = (int) POLL.invokeExact(errno, pollfd, wakeFd < 0 ? 1L : 2L, (int) Math.min(left, 100));
+                // interruptible: wake up at least every 100 ms so a Java interrupt is noticed
+                int slice = interruptible ? 100 : Integer.MAX_VALUE;
+                long left = deadline == Long.MAX_VALUE ? slice : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+                int pollMillis = deadline == Long.MAX_VALUE && !interruptible ? -1 : (int) Math.min(left, slice);
+                int rc = (int) POLL.invokeExact(errno, pollfd, wakeFd < 0 ? 1L : 2L, pollMillis);
                 if (rc > 0) {
                     return wakeFd < 0 || pollfd.get(ValueLayout.JAVA_SHORT, 14) == 0;
                 }
