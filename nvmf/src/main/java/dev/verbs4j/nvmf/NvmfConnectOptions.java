@@ -19,6 +19,8 @@ public final class NvmfConnectOptions {
     public static final int DEFAULT_PORT = 4420;
     /** The well-known NQN of a target's discovery subsystem. */
     public static final String DISCOVERY_NQN = "nqn.2014-08.org.nvmexpress.discovery";
+    /** How long the progress thread polls with commands in flight before it sleeps until a completion event. */
+    public static final Duration DEFAULT_PROGRESS_SPIN = Duration.ofMillis(1);
 
     private final InetSocketAddress target;
     private final String subsystemNqn;
@@ -29,10 +31,11 @@ public final class NvmfConnectOptions {
     private final Duration keepAlive;
     private final Duration timeout;
     private final boolean progressThread;
+    private final Duration progressSpin;
 
     private NvmfConnectOptions(InetSocketAddress target, String subsystemNqn, UUID hostId, String hostNqn,
                                int ioQueues, int queueSize, Duration keepAlive, Duration timeout,
-                               boolean progressThread) {
+                               boolean progressThread, Duration progressSpin) {
         this.target = target;
         this.subsystemNqn = subsystemNqn;
         this.hostId = hostId;
@@ -42,6 +45,7 @@ public final class NvmfConnectOptions {
         this.keepAlive = keepAlive;
         this.timeout = timeout;
         this.progressThread = progressThread;
+        this.progressSpin = progressSpin;
     }
 
     /**
@@ -65,7 +69,8 @@ public final class NvmfConnectOptions {
         }
         UUID id = UUID.randomUUID();
         return new NvmfConnectOptions(new InetSocketAddress(ip, port), Objects.requireNonNull(subsystemNqn), id,
-                "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false);
+                "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false,
+                DEFAULT_PROGRESS_SPIN);
     }
 
     /**
@@ -85,7 +90,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withSubsystemNqn(String nqn) {
         return new NvmfConnectOptions(target, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
-                keepAlive, timeout, progressThread);
+                keepAlive, timeout, progressThread, progressSpin);
     }
 
     /**
@@ -97,7 +102,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withHost(String nqn, UUID id) {
         return new NvmfConnectOptions(target, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
-                ioQueues, queueSize, keepAlive, timeout, progressThread);
+                ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin);
     }
 
     /**
@@ -111,7 +116,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("I/O queues: 1..64, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, n, queueSize, keepAlive, timeout,
-                progressThread);
+                progressThread, progressSpin);
     }
 
     /**
@@ -125,7 +130,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("queue size: 2..1024, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, n, keepAlive, timeout,
-                progressThread);
+                progressThread, progressSpin);
     }
 
     /**
@@ -136,7 +141,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withKeepAlive(Duration d) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
-                Objects.requireNonNull(d), timeout, progressThread);
+                Objects.requireNonNull(d), timeout, progressThread, progressSpin);
     }
 
     /**
@@ -150,7 +155,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("timeout must be positive, got " + d);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, d,
-                progressThread);
+                progressThread, progressSpin);
     }
 
     /**
@@ -162,7 +167,25 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withProgressThread(boolean on) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                on);
+                on, progressSpin);
+    }
+
+    /**
+     * How long the progress thread keeps polling while commands are in flight and none completes,
+     * before it arms the I/O queues' completion queues and sleeps until a completion event (as the
+     * kernel initiator does on every command). Polling answers sooner; sleeping leaves the CPU to
+     * others — on a small VM, to the very target or hypervisor that has to do the I/O. With nothing
+     * in flight the thread always sleeps: an idle controller wakes no CPU.
+     *
+     * @param d zero to sleep at once (event-driven); a long duration to poll while I/O is in flight
+     * @return a copy
+     */
+    public NvmfConnectOptions withProgressSpin(Duration d) {
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("progress spin must not be negative, got " + d);
+        }
+        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+                progressThread, d);
     }
 
     /**
@@ -244,6 +267,15 @@ public final class NvmfConnectOptions {
      */
     public boolean progressThread() {
         return progressThread;
+    }
+
+    /**
+     * How long the progress thread polls before it sleeps until a completion event.
+     *
+     * @return the duration; {@link #DEFAULT_PROGRESS_SPIN} unless set
+     */
+    public Duration progressSpin() {
+        return progressSpin;
     }
 
     /**

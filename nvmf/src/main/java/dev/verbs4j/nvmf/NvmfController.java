@@ -15,6 +15,7 @@ import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.verbs.Access;
 import dev.verbs4j.verbs.CmEventChannel;
 import dev.verbs4j.verbs.CmId;
+import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.MemoryRegion;
 import dev.verbs4j.verbs.ProtectionDomain;
 import java.lang.foreign.Arena;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
@@ -68,15 +68,21 @@ public final class NvmfController implements AutoCloseable {
     private final int[] blockSizes = new int[1025];
     private final Set<IoBuffer> buffers = ConcurrentHashMap.newKeySet();
     private KeepAliveTimer keepAlive;
-    private Thread progress;
+    private volatile Thread progress;
     private volatile boolean closing;
     private int nextQueue;
 
     /** The protection domain and the registered admin data buffer, made when the admin queue's id has a device. */
     private static final class Resources implements QueueConnector.QueueResources {
         private final Arena arena = Arena.ofShared();
+        private final boolean wantEvents;
         private ProtectionDomain pd;
         private MemoryRegion data;
+        private CompletionChannel events;
+
+        Resources(boolean wantEvents) {
+            this.wantEvents = wantEvents;
+        }
 
         @Override
         public ProtectionDomain protectionDomain(CmId id) {
@@ -96,9 +102,21 @@ public final class NvmfController implements AutoCloseable {
             return data;
         }
 
+        @Override
+        public CompletionChannel ioCompletionEvents() {
+            if (wantEvents && events == null) {
+                events = pd.context().createCompletionChannel();
+            }
+            return events;
+        }
+
+        /** Called after every queue is closed: a channel with CQs still on it refuses to close. */
         void close() {
             if (data != null) {
                 data.close();
+            }
+            if (events != null) {
+                events.close();
             }
             if (pd != null) {
                 pd.close();
@@ -136,7 +154,7 @@ public final class NvmfController implements AutoCloseable {
      */
     public static NvmfController connect(NvmfConnectOptions o) {
         CmEventChannel channel = CmEventChannel.create();
-        Resources resources = new Resources();
+        Resources resources = new Resources(o.progressThread() && !o.isDiscovery());
         NvmfController c = null;
         NvmfQueue adminQueue = null;
         try {
@@ -494,11 +512,7 @@ public final class NvmfController implements AutoCloseable {
         } finally {
             q.queue().lock().unlock();
         }
-        Thread p = progress;
-        if (posted && p != null) {
-            LockSupport.unpark(p);
-        }
-        return posted;
+        return posted; // an armed CQ wakes a sleeping progress thread when this command completes
     }
 
     /**
@@ -610,17 +624,51 @@ public final class NvmfController implements AutoCloseable {
     }
 
     private void startProgressThread() {
-        progress = Thread.ofPlatform().daemon().name("nvmf-progress " + options.subsystemNqn()).start(() -> {
-            while (!closing) {
-                if (poll() == 0) {
-                    if (inFlight() == 0 || failure() != null) {
-                        LockSupport.parkNanos(this, 1_000_000);
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                }
+        progress = Thread.ofPlatform().daemon().name("nvmf-progress " + options.subsystemNqn())
+                .start(this::progressLoop);
+    }
+
+    /**
+     * Polls while commands complete or, with commands in flight, for the spin budget; then arms
+     * every I/O queue's CQ, polls once more (a completion between the last poll and the arm raises
+     * no event) and sleeps on the completion channel. A completion, {@link #fail} or close wakes it.
+     */
+    private void progressLoop() {
+        CompletionChannel events = resources.events;
+        long spin = options.progressSpin().toNanos();
+        long quietSince = System.nanoTime();
+        while (!closing) {
+            if (poll() > 0) {
+                quietSince = System.nanoTime();
+                continue;
             }
-        });
+            if (inFlight() > 0 && failure() == null && System.nanoTime() - quietSince < spin) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (armAll() > 0 || closing) {
+                quietSince = System.nanoTime();
+                continue;
+            }
+            events.awaitUninterruptibly(-1); // no periodic wake-ups: close and fail() call wakeup()
+            quietSince = System.nanoTime();
+        }
+    }
+
+    /** Arms each I/O queue's CQ and polls it once more; returns the commands that completed meanwhile. */
+    private int armAll() {
+        int n = 0;
+        for (IoQueue q : io) {
+            NvmfQueue nq = q.queue();
+            nq.lock().lock();
+            try {
+                nq.armEvent();
+            } finally {
+                nq.lock().unlock();
+            }
+            n += pollQueue(q);
+        }
+        return n;
     }
 
     /** Breaks the controller: every waiting and later command fails with {@code cause}. */
@@ -630,6 +678,14 @@ public final class NvmfController implements AutoCloseable {
             if (q != null) {
                 q.queue().markFailed(cause);
             }
+        }
+        wakeProgress(); // it fails the commands in flight
+    }
+
+    private void wakeProgress() {
+        CompletionChannel events = resources.events;
+        if (progress != null && events != null) {
+            events.wakeup();
         }
     }
 
@@ -661,7 +717,7 @@ public final class NvmfController implements AutoCloseable {
     private void closeQuietly(boolean shutdown) {
         closing = true;
         if (progress != null) {
-            LockSupport.unpark(progress);
+            wakeProgress();
             try {
                 progress.join(10_000);
             } catch (InterruptedException e) {

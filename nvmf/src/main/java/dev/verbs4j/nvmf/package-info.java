@@ -13,7 +13,8 @@
  *   |     Connect, Property Get CAP, CC.EN = 1, Identify Controller        |  CC.SHN = 1
  *   |  I/O queues, QID 1..N: one rdma_cm id + RC QP each, same PD          |  disconnect each
  *   |  keep-alive timer: Keep Alive every KATO / 2 on the admin queue      |  stopped
- *   |  progress thread (withProgressThread(true)): polls the I/O queues    |  stopped
+ *   |  progress thread (withProgressThread(true)): polls the I/O queues,   |  stopped
+ *   |    sleeps on their completion channel when idle (withProgressSpin)   |
  *   |                                                                      |
  *   +-- allocateBuffer(bytes) -&gt; IoBuffer ........ buffer.close(), or the controller's close
  *   |

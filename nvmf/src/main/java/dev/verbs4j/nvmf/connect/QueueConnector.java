@@ -14,6 +14,7 @@ import dev.verbs4j.verbs.CmEventType;
 import dev.verbs4j.verbs.CmException;
 import dev.verbs4j.verbs.CmId;
 import dev.verbs4j.verbs.CmPortSpace;
+import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.MemoryRegion;
 import dev.verbs4j.verbs.ProtectionDomain;
 import java.net.InetSocketAddress;
@@ -50,6 +51,12 @@ public final class QueueConnector {
 
         /** A registered buffer of at least 1 KiB the target reads the Connect data from. */
         MemoryRegion connectData();
+
+        /**
+         * Where the I/O queues' CQs signal completions (the progress thread sleeps on it); null
+         * for none. Asked after {@link #protectionDomain}, on the same device.
+         */
+        CompletionChannel ioCompletionEvents();
     }
 
     /** Connects queue {@code qid} with {@code queueSize} entries. */
@@ -61,7 +68,7 @@ public final class QueueConnector {
             id.resolveAddress(null, target, timeout);
             id.resolveRoute(timeout);
             ProtectionDomain pd = resources.protectionDomain(id);
-            queue = new NvmfQueue(id, pd, qid, queueSize);
+            queue = new NvmfQueue(id, pd, qid, queueSize, qid == 0 ? null : resources.ioCompletionEvents());
             rdmaConnect(id, qid, queueSize);
             int cntlid = fabricsConnect(queue, resources.connectData(), hostId, hostNqn, subsystemNqn, controllerId,
                     keepAliveMillis);

@@ -7,6 +7,7 @@ import dev.verbs4j.nvmf.wire.Cqe;
 import dev.verbs4j.nvmf.wire.Sqe;
 import dev.verbs4j.verbs.Access;
 import dev.verbs4j.verbs.CmId;
+import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.CompletionQueue;
 import dev.verbs4j.verbs.MemoryRegion;
 import dev.verbs4j.verbs.PreparedReceive;
@@ -54,14 +55,16 @@ public final class NvmfQueue implements AutoCloseable {
     /**
      * Creates the CQ and QP on {@code id} (address and route resolved) and posts the receives; the
      * caller then connects the id. {@code queueSize} entries: queueSize - 1 commands in flight.
+     * With {@code events} non-null the CQ signals completions there once armed ({@link #armEvent}).
      */
-    public NvmfQueue(CmId id, ProtectionDomain pd, int qid, int queueSize) {
+    public NvmfQueue(CmId id, ProtectionDomain pd, int qid, int queueSize, CompletionChannel events) {
         this.qid = qid;
         this.queueSize = queueSize;
         this.id = id;
         int commands = queueSize - 1;
         this.slots = new SlotTable(commands);
-        cq = id.context().createCompletionQueue(commands + queueSize);
+        cq = events == null ? id.context().createCompletionQueue(commands + queueSize)
+                : id.context().createCompletionQueue(commands + queueSize, events, 0);
         qp = id.createQueuePair(pd, QpInitAttributes.builder(QpType.RC, cq)
                 .capabilities(new QpCapabilities(commands, queueSize, 2, 1, 0)).signalAll(true).build());
         sqes = arena.allocate((long) commands * Sqe.SIZE, 4096);
@@ -144,6 +147,24 @@ public final class NvmfQueue implements AutoCloseable {
         } catch (RuntimeException e) {
             slots.release(slot);
             throw fail(new NvmfTransportException("queue " + qid + ": cannot post the command", e));
+        }
+    }
+
+    /**
+     * Asks for one event on the CQ's completion channel at the next completion. Poll once more
+     * afterwards: a completion that came in before the arm raises no event. False when the queue
+     * is closed or broken (a broken queue's CQ may refuse; its waiters learn of it another way).
+     */
+    public boolean armEvent() {
+        if (closed || failure != null) {
+            return false;
+        }
+        try {
+            cq.requestNotification(false);
+            return true;
+        } catch (RuntimeException e) {
+            fail(new NvmfTransportException("queue " + qid + ": cannot arm the CQ for events", e));
+            return false;
         }
     }
 
