@@ -3,6 +3,7 @@
 # next to fio on the kernel initiator (nvme-rdma, libaio, O_DIRECT), same target, same boot.
 # Run in the rig:  ci/rig sh --topology nvmet benchmarks/nvmf-vs-fio.sh
 #   RUNTIME (s per run, default 10)  WARMUP (s, default 2)  DEPTHS (default 1,16,32)
+#   BENCH_OPTS (more options for verbs4j's side, e.g. "--progress thread --spin-us 0" or "-i 2")
 # Latency on both sides is submit-to-completion (fio: lat_ns percentiles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ out=$(mktemp -d)
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-0000000be9c4
 
 bin/verbs4j nvmf bench -a "$RIG_ADDR" -s "$RIG_NVMET_PORT" -n "$RIG_NVMET_NQN" --runtime "$RUNTIME" \
-  --warmup "$WARMUP" --iodepth "$DEPTHS" | tee "$out/verbs4j.txt"
+  --warmup "$WARMUP" --iodepth "$DEPTHS" ${BENCH_OPTS:-} | tee "$out/verbs4j.txt"
 
 nvme connect -t rdma -a "$RIG_ADDR" -s "$RIG_NVMET_PORT" -n "$RIG_NVMET_NQN" -q $HOSTNQN >/dev/null
 dev=""

@@ -2,7 +2,9 @@ package dev.verbs4j.examples.nvmf;
 
 import dev.verbs4j.nvmf.IoBuffer;
 import dev.verbs4j.nvmf.NamespaceIdentity;
+import dev.verbs4j.nvmf.NvmfConnectOptions;
 import dev.verbs4j.nvmf.NvmfController;
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,7 +16,7 @@ import picocli.CommandLine.Option;
  * {@code verbs4j <rw> qd=<n> iops=<x> p50_us=<y> p99_us=<z>}.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "4 KiB random read/write IOPS and latency at several queue depths (one I/O queue)")
+        description = "4 KiB random read/write IOPS and latency at several queue depths, over the -i I/O queues")
 final class BenchCommand implements Runnable {
     @Mixin
     ConnectOptions connection;
@@ -38,11 +40,27 @@ final class BenchCommand implements Runnable {
     @Option(names = "--warmup", defaultValue = "2", description = "warm-up seconds per run (default ${DEFAULT-VALUE})")
     double warmup;
 
+    @Option(names = "--progress", defaultValue = "poll",
+            description = "who completes the I/O: poll (this thread polls without pause), thread (the controller's "
+                    + "progress thread, which sleeps on completion events after --spin-us) (default ${DEFAULT-VALUE})")
+    String progress;
+
+    @Option(names = "--spin-us", defaultValue = "1000",
+            description = "with --progress thread: microseconds it polls before it sleeps (default ${DEFAULT-VALUE})")
+    long spinMicros;
+
     @Override
     public void run() {
         int maxDepth = depths.stream().mapToInt(Integer::intValue).max().orElse(1);
         connection.queueSize = Math.max(connection.queueSize, maxDepth + 1);
-        try (NvmfController c = NvmfController.connect(connection.toOptions(true))) {
+        boolean thread = switch (progress) {
+            case "poll" -> false;
+            case "thread" -> true;
+            default -> throw new IllegalArgumentException("--progress " + progress + ": poll or thread");
+        };
+        NvmfConnectOptions options = connection.toOptions(true).withProgressThread(thread)
+                .withProgressSpin(Duration.ofNanos(spinMicros * 1000));
+        try (NvmfController c = NvmfController.connect(options)) {
             NamespaceIdentity ns = c.namespace(namespace.nsid);
             if (ioBytes % ns.blockSize() != 0) {
                 throw new IllegalArgumentException("--bs " + ioBytes + " is not a multiple of the block size " + ns.blockSize());
@@ -55,7 +73,7 @@ final class BenchCommand implements Runnable {
                         default -> throw new IllegalArgumentException("--rw " + p + ": randread or randwrite");
                     };
                     for (int depth : depths) {
-                        BenchRun run = new BenchRun(c, buf, namespace.nsid, write, depth, ns.blockSize(), ioBytes, ns.size(),
+                        BenchRun run = new BenchRun(c, thread, buf, namespace.nsid, write, depth, ns.blockSize(), ioBytes, ns.size(),
                                 4 << 20);
                         run.run(warmup);
                         BenchRun.Result r = run.run(runtime);

@@ -5,11 +5,14 @@ import dev.verbs4j.nvmf.IoCallback;
 import dev.verbs4j.nvmf.NvmfController;
 import dev.verbs4j.nvmf.NvmfException;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One closed-loop random I/O run on I/O queue 0: {@code depth} commands always in flight, each
+ * One closed-loop random I/O run: {@code depth} commands always in flight, spread over the
+ * controller's I/O queues (command {@code tag} on queue {@code tag % queues}), each
  * resubmitted from its completion to a new random block-aligned offset, latencies kept in a
- * preallocated array. Nothing is allocated per I/O.
+ * preallocated array. Nothing is allocated per I/O. Completions come from this thread's polling,
+ * or, when the controller has a progress thread, from that thread while this one waits.
  */
 final class BenchRun implements IoCallback {
     private final NvmfController controller;
@@ -23,14 +26,17 @@ final class BenchRun implements IoCallback {
     private final long[] latencies;
     private int recorded;
     private long completed;
-    private int outstanding;
+    private final boolean progressThread;
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final Object finished = new Object();
     private long stopAt;
     private long seed = 0x9E3779B97F4A7C15L;
     private NvmfException error;
 
-    BenchRun(NvmfController controller, IoBuffer buffer, int nsid, boolean write, int depth, int blockSize,
-             int ioBytes, long namespaceBlocks, int maxSamples) {
+    BenchRun(NvmfController controller, boolean progressThread, IoBuffer buffer, int nsid, boolean write, int depth,
+             int blockSize, int ioBytes, long namespaceBlocks, int maxSamples) {
         this.controller = controller;
+        this.progressThread = progressThread;
         this.buffer = buffer;
         this.nsid = nsid;
         this.write = write;
@@ -52,8 +58,12 @@ final class BenchRun implements IoCallback {
         for (int tag = 0; tag < depth; tag++) {
             submit(tag);
         }
-        while (outstanding > 0) {
-            controller.poll(0);
+        if (progressThread) {
+            awaitFinished();
+        } else {
+            while (outstanding.get() > 0) {
+                controller.poll();
+            }
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
         if (error != null) {
@@ -61,6 +71,19 @@ final class BenchRun implements IoCallback {
         }
         Arrays.sort(latencies, 0, recorded);
         return new Result(completed, elapsed, completed / elapsed, percentile(0.50), percentile(0.99));
+    }
+
+    private void awaitFinished() {
+        synchronized (finished) {
+            while (outstanding.get() > 0) {
+                try {
+                    finished.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted during the run", e);
+                }
+            }
+        }
     }
 
     private double percentile(double p) {
@@ -77,21 +100,22 @@ final class BenchRun implements IoCallback {
         long lba = Math.floorMod(seed, ioSlots) * blocksPerIo;
         long offset = (long) tag * blocksPerIo * (buffer.size() / depth / blocksPerIo);
         started[tag] = System.nanoTime();
+        int queue = tag % controller.ioQueueCount();
         boolean posted = write
-                ? controller.submitWrite(0, nsid, lba, blocksPerIo, buffer, offset, this, tag)
-                : controller.submitRead(0, nsid, lba, blocksPerIo, buffer, offset, this, tag);
+                ? controller.submitWrite(queue, nsid, lba, blocksPerIo, buffer, offset, this, tag)
+                : controller.submitRead(queue, nsid, lba, blocksPerIo, buffer, offset, this, tag);
         if (!posted) {
             throw new IllegalStateException("queue full at depth " + depth + ": the queue size must exceed the depth");
         }
-        outstanding++;
+        outstanding.incrementAndGet();
     }
 
     @Override
     public void completed(long tag, NvmfException e) {
         long now = System.nanoTime();
-        outstanding--;
         if (e != null) {
             error = e;
+            release();
             return;
         }
         completed++;
@@ -100,6 +124,16 @@ final class BenchRun implements IoCallback {
         }
         if (now < stopAt && error == null) {
             submit((int) tag);
+        }
+        release();
+    }
+
+    /** One command fewer in flight; the last one wakes the waiting thread. */
+    private void release() {
+        if (outstanding.decrementAndGet() == 0 && progressThread) {
+            synchronized (finished) {
+                finished.notifyAll();
+            }
         }
     }
 }
