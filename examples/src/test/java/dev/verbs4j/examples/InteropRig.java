@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs the Java programs (through bin/verbs4j) and rdma-core's C programs side by side in the
@@ -206,6 +207,31 @@ final class InteropRig {
         }
         server.kill();
         fail("server did not listen on port " + port + " in time: " + server.await(1).describe());
+    }
+
+    /**
+     * Waits until an rdma_cm id listens on {@code port} (the rping servers: rdma_cm has no TCP
+     * socket to look for), as {@code rdma resource show cm_id} lists it, or the server ended.
+     */
+    static void awaitCmListen(int port, Run server) throws Exception {
+        Pattern listening = Pattern.compile("state LISTEN .*src-addr \\S*:" + port + "\\b");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            if (!server.process.isAlive()) {
+                fail("server ended before listening: " + server.await(1).describe());
+            }
+            Process rdma = new ProcessBuilder("rdma", "resource", "show", "cm_id").redirectErrorStream(true).start();
+            last = new String(rdma.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            rdma.waitFor(10, TimeUnit.SECONDS);
+            if (last.lines().anyMatch(l -> listening.matcher(l).find())) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        server.kill();
+        fail("no rdma_cm listener on port " + port + " in time; rdma resource show cm_id:\n" + last + "\n"
+                + server.await(1).describe());
     }
 
     private static List<String> readLinesIfPresent(Path table) {

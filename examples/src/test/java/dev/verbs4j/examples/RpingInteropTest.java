@@ -57,7 +57,7 @@ class RpingInteropTest {
         List<String> clientArgs = List.of("-c", "-v", "-V", "-a", addr, "-p", Integer.toString(port), "-S",
                 Integer.toString(size), "-C", Integer.toString(count));
         Run server = InteropRig.start(serverKind + "-server", command(serverKind, serverArgs));
-        Thread.sleep(serverKind.equals("java") ? 3000 : 500);
+        InteropRig.awaitCmListen(port, server);
         Result c = clientWithRetry(clientKind, clientArgs, server);
         Result s = server.await(PROCESS_SECONDS);
         InteropRig.assertBothSucceeded(s, c);

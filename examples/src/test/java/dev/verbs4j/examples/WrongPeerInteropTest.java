@@ -117,7 +117,7 @@ class WrongPeerInteropTest {
         int port = InteropRig.nextPort();
         Run server = InteropRig.start("c-server", InteropRig.c("rping", "-s", "-a", InteropRig.address(), "-p",
                 Integer.toString(port)));
-        Thread.sleep(500);
+        InteropRig.awaitCmListen(port, server);
         Run client = InteropRig.start("java-client", InteropRig.java("rping", "-c", "-v", "-a", InteropRig.address(),
                 "-p", Integer.toString(port), "--timeout", "10"));
         awaitOutput(client, "ping data:");
