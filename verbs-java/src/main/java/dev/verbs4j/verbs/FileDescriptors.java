@@ -21,6 +21,8 @@ final class FileDescriptors {
     private static final MethodHandle CLOSE = NativeLibraries.libc("close",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final short POLLIN = 1;
+    /** How often an interruptible wait wakes to notice a Java interrupt. */
+    private static final int INTERRUPT_CHECK_MILLIS = 100;
     private static final int EFD_NONBLOCK_CLOEXEC = 0x800 | 0x80000;
 
     private FileDescriptors() {}
@@ -42,17 +44,14 @@ final class FileDescriptors {
      * comes from {@link #scratch} and is used by one thread at a time.
      */
     static boolean waitReadable(int fd, long timeoutNanos, MemorySegment scratch) {
-        return waitReadable(fd, -1, timeoutNanos, scratch);
-    }
-
-    /** As above; false at once when {@code wakeFd} (an eventfd, -1 for none) is or becomes readable. */
-    static boolean waitReadable(int fd, int wakeFd, long timeoutNanos, MemorySegment scratch) {
-        return waitReadable(fd, wakeFd, timeoutNanos, scratch, true);
+        return waitReadable(fd, -1, timeoutNanos, scratch, true);
     }
 
     /**
-     * As above; with {@code interruptible} false the wait is one poll call for the whole timeout,
-     * for a thread that is ended through {@code wakeFd} and must not wake while idle.
+     * As above; false at once when {@code wakeFd} (an eventfd, -1 for none) is or becomes readable.
+     * {@code interruptible}: wake every 100 ms to notice a Java interrupt (and throw). Otherwise the
+     * wait is one poll call for the whole timeout, for a thread ended through {@code wakeFd} that
+     * must not wake while idle.
      */
     static boolean waitReadable(int fd, int wakeFd, long timeoutNanos, MemorySegment scratch, boolean interruptible) {
         long deadline = timeoutNanos < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
@@ -66,10 +65,9 @@ final class FileDescriptors {
                 pollfd.set(ValueLayout.JAVA_INT, 8, wakeFd);
                 pollfd.set(ValueLayout.JAVA_SHORT, 12, POLLIN);
                 pollfd.set(ValueLayout.JAVA_SHORT, 14, (short) 0);
-                // interruptible: wake up at least every 100 ms so a Java interrupt is noticed
-                int slice = interruptible ? 100 : Integer.MAX_VALUE;
-                long left = deadline == Long.MAX_VALUE ? slice : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
-                int pollMillis = deadline == Long.MAX_VALUE && !interruptible ? -1 : (int) Math.min(left, slice);
+                int slice = interruptible ? INTERRUPT_CHECK_MILLIS : Integer.MAX_VALUE;
+                int pollMillis = deadline == Long.MAX_VALUE ? (interruptible ? slice : -1)
+                        : (int) Math.min(Math.max(0, (deadline - System.nanoTime()) / 1_000_000), slice);
                 int rc = (int) POLL.invokeExact(errno, pollfd, wakeFd < 0 ? 1L : 2L, pollMillis);
                 if (rc > 0) {
                     return wakeFd < 0 || pollfd.get(ValueLayout.JAVA_SHORT, 14) == 0;
