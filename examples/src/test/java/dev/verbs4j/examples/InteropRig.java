@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -187,28 +188,19 @@ final class InteropRig {
      * in its namespace.
      */
     static void awaitTcpListen(int port, Run server) throws Exception {
-        String needle = String.format(Locale.ROOT, ":%04X ", port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
-        while (System.nanoTime() < deadline) {
-            String net = "/proc/" + server.process.pid() + "/net/";
+        String needle = String.format(Locale.ROOT, ":%04X", port);
+        String net = "/proc/" + server.process.pid() + "/net/";
+        awaitListening(server, () -> {
             for (String table : List.of(net + "tcp", net + "tcp6")) {
-                if (!server.process.isAlive()) {
-                    break;
-                }
                 for (String line : readLinesIfPresent(Path.of(table))) {
                     String[] f = line.trim().split("\\s+");
-                    if (f.length > 3 && f[1].endsWith(needle.trim()) && f[3].equals("0A")) {
-                        return;
+                    if (f.length > 3 && f[1].endsWith(needle) && f[3].equals("0A")) {
+                        return true;
                     }
                 }
             }
-            if (!server.process.isAlive()) {
-                fail("server ended before listening: " + server.await(1).describe());
-            }
-            Thread.sleep(100);
-        }
-        server.kill();
-        fail("server did not listen on port " + port + " in time: " + server.await(1).describe());
+            return false;
+        }, () -> "server did not listen on port " + port + " in time: ");
     }
 
     /**
@@ -217,23 +209,35 @@ final class InteropRig {
      */
     static void awaitCmListen(int port, Run server) throws Exception {
         Pattern listening = Pattern.compile("state LISTEN .*src-addr \\S*:" + port + "\\b");
+        String[] last = {""};
+        awaitListening(server, () -> {
+            Process rdma = new ProcessBuilder("rdma", "resource", "show", "cm_id").redirectErrorStream(true).start();
+            last[0] = new String(rdma.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            rdma.waitFor(10, TimeUnit.SECONDS);
+            return last[0].lines().anyMatch(l -> listening.matcher(l).find());
+        }, () -> "no rdma_cm listener on port " + port + " in time; rdma resource show cm_id:\n" + last[0] + "\n");
+    }
+
+    /** Checks whether the server listens yet; reads the system's own tables. */
+    @FunctionalInterface
+    private interface ListenProbe {
+        boolean listening() throws Exception;
+    }
+
+    /** Probes every 100 ms until {@code probe} sees the listener; fails when the server ends or time runs out. */
+    private static void awaitListening(Run server, ListenProbe probe, Supplier<String> notInTime) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
-        String last = "";
         while (System.nanoTime() < deadline) {
+            if (probe.listening()) {
+                return;
+            }
             if (!server.process.isAlive()) {
                 fail("server ended before listening: " + server.await(1).describe());
-            }
-            Process rdma = new ProcessBuilder("rdma", "resource", "show", "cm_id").redirectErrorStream(true).start();
-            last = new String(rdma.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            rdma.waitFor(10, TimeUnit.SECONDS);
-            if (last.lines().anyMatch(l -> listening.matcher(l).find())) {
-                return;
             }
             Thread.sleep(100);
         }
         server.kill();
-        fail("no rdma_cm listener on port " + port + " in time; rdma resource show cm_id:\n" + last + "\n"
-                + server.await(1).describe());
+        fail(notInTime.get() + server.await(1).describe());
     }
 
     private static List<String> readLinesIfPresent(Path table) {
