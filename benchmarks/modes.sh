@@ -20,6 +20,7 @@ root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 
 sizes="64 4096"
 iters=2000
+warmup=
 modes="busy event adaptive"
 threads="app loop"
 transport=rdma
@@ -36,6 +37,7 @@ while (($#)); do
   case $1 in
     --sizes) sizes=$2; shift 2 ;;
     --iters) iters=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --transport) transport=$2; shift 2 ;;
@@ -71,7 +73,7 @@ mode_run() { # mode size thread
   for attempt in $(seq 120); do   # wait until the server listens (a JVM starts slowly under emulation)
     ss -ltn 2>/dev/null | grep -q ":$port " || { sleep 0.5; continue; }
     rc=0
-    timeout 300 "$verbs4j" mode-bench "${args[@]}" -s "$2" -n "$iters" --warmup $((iters / 10)) "$addr" \
+    timeout 300 "$verbs4j" mode-bench "${args[@]}" -s "$2" -n "$iters" --warmup "${warmup:-$((iters / 10))}" "$addr" \
       > "$out" 2>&1 || rc=$?
     break
   done
