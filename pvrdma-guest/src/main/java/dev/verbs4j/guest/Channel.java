@@ -86,8 +86,9 @@ public interface Channel extends AutoCloseable {
     CompletableFuture<ChannelMessage> receive();
 
     /**
-     * Delivers every further message (and the end of the channel) to {@code listener}, on the
-     * completion loop thread.
+     * Delivers every further message (and the end of the channel) to {@code listener}, where the
+     * completion loop runs: its thread, or an application thread that drives it while it waits
+     * (see the package comment).
      *
      * @param listener the listener; it must not block
      */

@@ -23,8 +23,11 @@
  *
  * <h2>Threads</h2>
  * Channel methods may be called from any thread. Futures and {@link dev.verbs4j.guest.ChannelListener}
- * callbacks run on the completion loop thread, which must never block: a send from there that
- * finds the send queue full fails instead of waiting.
+ * callbacks run where the completion loop runs, which must never block: on its own thread, or
+ * on an application thread that waits ({@code get}/{@code join} on a channel's future, a send
+ * waiting for a slot) and meanwhile drives the loop itself, polling or sleeping in epoll_wait as
+ * the mode says, as a C program's one thread would. Callbacks never run two at a time, and a
+ * send from one that finds the send queue full fails instead of waiting.
  *
  * <h2>Errors</h2>
  * Every channel failure is a {@link dev.verbs4j.guest.ChannelException} whose

@@ -1,7 +1,8 @@
 /**
  * The completion loop: one platform thread that polls the channels' completion queues and waits
  * on their sockets and completion channels, busy, on events, or adaptively
- * ({@link dev.verbs4j.guest.CompletionMode}). Exported because an application may share one loop
+ * ({@link dev.verbs4j.guest.CompletionMode}); an application thread that waits on one of its
+ * futures takes the loop over meanwhile ({@link dev.verbs4j.guest.loop.CompletionLoop#drive}). Exported because an application may share one loop
  * among several channels ({@link dev.verbs4j.guest.ChannelConfig#loop}); it then starts the loop
  * before the channels and closes it after them:
  * <pre>

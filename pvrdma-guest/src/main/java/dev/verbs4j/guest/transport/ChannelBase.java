@@ -31,7 +31,7 @@ abstract class ChannelBase implements Channel {
     final ChannelConfig config;
     final CompletionLoop loop;
     final ChannelSendCredits credits;
-    final ChannelInbox inbox = new ChannelInbox();
+    final ChannelInbox inbox;
     final ChannelOperations operations = new ChannelOperations();
     /** Completed when the peer has answered our close (or is gone): close() may finish then. */
     final CompletableFuture<Void> peerDone = new CompletableFuture<>();
@@ -45,7 +45,8 @@ abstract class ChannelBase implements Channel {
         this.config = config;
         this.loop = loop;
         this.ownsLoop = ownsLoop;
-        this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout());
+        this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), loop);
+        this.inbox = new ChannelInbox(loop);
     }
 
     // ---- what each transport does ----------------------------------------------------------
@@ -100,11 +101,11 @@ abstract class ChannelBase implements Channel {
         checkOpen();
         RegionBounds.checkMessage(message, maxMessageSize);
         if (wait) {
-            credits.acquire(loop.inLoop());
+            credits.acquire();
         } else if (!credits.tryAcquire()) {
             return null;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> done = loop.newFuture();
         startSend(message, hasImmediate, immediate, done);
         return done;
     }
@@ -124,8 +125,8 @@ abstract class ChannelBase implements Channel {
                                          long remoteAddress, int length) {
         checkOpen();
         MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
-        credits.acquire(loop.inLoop());
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        credits.acquire();
+        CompletableFuture<Void> done = loop.newFuture();
         startWrite(slice, local, localOffset, remote, remoteAddress, done);
         return done;
     }
@@ -135,8 +136,8 @@ abstract class ChannelBase implements Channel {
                                         long remoteAddress, int length) {
         checkOpen();
         MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
-        credits.acquire(loop.inLoop());
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        credits.acquire();
+        CompletableFuture<Void> done = loop.newFuture();
         startRead(slice, local, localOffset, remote, remoteAddress, done);
         return done;
     }
@@ -168,6 +169,7 @@ abstract class ChannelBase implements Channel {
             LOG.debug("telling the peer about the close failed: {}", e.getMessage());
         }
         if (mayWait) {
+            loop.drive(peerDone::isDone, timeout.toNanos());
             try {
                 peerDone.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (Exception e) {

@@ -5,6 +5,7 @@ import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 
@@ -14,11 +15,16 @@ import java.util.concurrent.CompletableFuture;
  * received; only then do receives fail with the reason the channel ended.
  */
 final class ChannelInbox {
+    private final CompletionLoop loop;
     private final ArrayDeque<ChannelMessage> arrived = new ArrayDeque<>();
     private final ArrayDeque<CompletableFuture<ChannelMessage>> waiting = new ArrayDeque<>();
     private ChannelListener listener;
     private ChannelException end;
     private boolean endNotified;
+
+    ChannelInbox(CompletionLoop loop) {
+        this.loop = loop;
+    }
 
     CompletableFuture<ChannelMessage> receive() {
         synchronized (this) {
@@ -27,7 +33,7 @@ final class ChannelInbox {
                 return CompletableFuture.completedFuture(m);
             }
             if (end == null) {
-                CompletableFuture<ChannelMessage> f = new CompletableFuture<>();
+                CompletableFuture<ChannelMessage> f = loop.newFuture();
                 waiting.add(f);
                 return f;
             }

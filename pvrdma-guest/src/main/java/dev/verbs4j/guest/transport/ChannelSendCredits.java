@@ -2,34 +2,38 @@ package dev.verbs4j.guest.transport;
 
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Back-pressure: one credit per send-queue slot. Taking one waits while the queue is full, up
- * to a timeout; on the completion loop thread it never waits, since only that thread can free
- * slots.
+ * to a timeout (driving the loop meanwhile, {@link CompletionLoop#drive}); on the completion
+ * loop thread it never waits, since only that thread can free slots.
  */
 final class ChannelSendCredits {
     private final Semaphore credits;
     private final int depth;
     private final Duration timeout;
+    private final CompletionLoop loop;
 
-    ChannelSendCredits(int depth, Duration timeout) {
+    ChannelSendCredits(int depth, Duration timeout, CompletionLoop loop) {
         this.credits = new Semaphore(depth);
         this.depth = depth;
         this.timeout = timeout;
+        this.loop = loop;
     }
 
     /** Takes a credit or throws SEND_QUEUE_FULL. */
-    void acquire(boolean onLoopThread) {
+    void acquire() {
         if (credits.tryAcquire()) {
             return;
         }
-        if (onLoopThread) {
+        if (loop.inLoop()) {
             throw full("the completion loop thread cannot wait for it");
         }
+        loop.drive(this::available, timeout.toNanos());
         try {
             if (!credits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw full("no slot freed within " + timeout);
@@ -38,6 +42,10 @@ final class ChannelSendCredits {
             Thread.currentThread().interrupt();
             throw full("interrupted while waiting for a slot");
         }
+    }
+
+    private boolean available() {
+        return credits.availablePermits() > 0;
     }
 
     /** Takes a credit if one is free. */
@@ -56,6 +64,7 @@ final class ChannelSendCredits {
 
     /** Waits until every send has completed (or the timeout passes); true when none is left. */
     boolean awaitIdle(Duration wait) {
+        loop.drive(() -> inFlight() == 0, wait.toNanos());
         try {
             if (credits.tryAcquire(depth, wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 credits.release(depth);

@@ -76,6 +76,8 @@ class CompletionLoopWakeupTest {
                 pair.server().receive().get(WAIT.toSeconds(), TimeUnit.SECONDS);
             }
             settle(loop);
+            // past the loop thread's linger after this thread last drove the loop (10 ms)
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
             long before = loop.wakeups();
             // an observation window, not a timing assertion: a loop with time slices wakes many times in it
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
