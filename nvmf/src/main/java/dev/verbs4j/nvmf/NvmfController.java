@@ -422,20 +422,16 @@ public final class NvmfController implements AutoCloseable {
         }
         int bs = blockSize(nsid);
         int maxBlocks = MAX_NLB;
-        long address = 0;
-        int rkey = 0;
-        int lkey = 0;
+        MemoryRegion data = null;
         if (buffer != null) {
             buffer.check(offset, blocks * bs);
             maxBlocks = (int) Math.min(MAX_NLB, maxTransferBytes / bs);
-            address = buffer.address() + offset;
-            rkey = buffer.rkey();
-            lkey = buffer.lkey();
+            data = buffer.region();
         }
         IoQueue q = queueFor(Thread.currentThread().threadId());
         q.queue().lock().lock();
         try {
-            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, address, rkey, lkey,
+            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
                     System.nanoTime() + options.timeout().toNanos());
         } finally {
             q.queue().lock().unlock();
@@ -507,8 +503,7 @@ public final class NvmfController implements AutoCloseable {
         boolean posted;
         q.queue().lock().lock();
         try {
-            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.address() + offset, length, buffer.rkey(),
-                    buffer.lkey(), callback, tag);
+            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.region(), offset, length, callback, tag);
         } finally {
             q.queue().lock().unlock();
         }
