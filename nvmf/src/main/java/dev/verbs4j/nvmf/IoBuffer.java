@@ -47,16 +47,8 @@ public final class IoBuffer implements AutoCloseable {
         return segment.byteSize();
     }
 
-    long address() {
-        return mr.address();
-    }
-
-    int lkey() {
-        return mr.lkey();
-    }
-
-    int rkey() {
-        return mr.rkey();
+    MemoryRegion region() {
+        return mr;
     }
 
     void check(long offset, long length) {

@@ -32,9 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
  * enabled and identified, kept alive on a timer. Block I/O goes to and from {@link IoBuffer}s:
  * synchronously ({@link #read}, {@link #write}, {@link #flush}, {@link #writeZeroes}: thread-safe,
- * split at MDTS) or asynchronously ({@link #submitRead}/{@link #submitWrite} with a callback,
- * allocation-free, or {@link #readAsync}/{@link #writeAsync} with a future), driven by
- * {@link #poll()} or by the controller's progress thread ({@link NvmfConnectOptions#withProgressThread}).
+ * split at MDTS) or asynchronously, driven by {@link #poll()} or by the controller's progress thread
+ * ({@link NvmfConnectOptions#withProgressThread}): with a callback
+ * ({@link #submitRead(int, int, long, int, IoBuffer, long, IoCallback, long)}, allocation-free),
+ * with a reusable future ({@link #submitRead(IoRequest, int, long, int, IoBuffer, long)} and an
+ * {@link IoRequest}, allocation-free), or with a new future per I/O ({@link #readAsync}/{@link #writeAsync}).
  *
  * <pre>{@code
  * try (NvmfController c = NvmfController.connect(NvmfConnectOptions.rdma("10.77.0.1", 4420, nqn));
@@ -260,7 +262,7 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
-     * Largest transfer of one command: the limit of {@link #submitRead} and friends; the
+     * Largest transfer of one command: the limit of the asynchronous submissions; the
      * synchronous calls split larger transfers.
      *
      * @return bytes (MDTS; 1 MiB when the controller sets no limit)
@@ -422,20 +424,16 @@ public final class NvmfController implements AutoCloseable {
         }
         int bs = blockSize(nsid);
         int maxBlocks = MAX_NLB;
-        long address = 0;
-        int rkey = 0;
-        int lkey = 0;
+        MemoryRegion data = null;
         if (buffer != null) {
             buffer.check(offset, blocks * bs);
             maxBlocks = (int) Math.min(MAX_NLB, maxTransferBytes / bs);
-            address = buffer.address() + offset;
-            rkey = buffer.rkey();
-            lkey = buffer.lkey();
+            data = buffer.region();
         }
         IoQueue q = queueFor(Thread.currentThread().threadId());
         q.queue().lock().lock();
         try {
-            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, address, rkey, lkey,
+            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
                     System.nanoTime() + options.timeout().toNanos());
         } finally {
             q.queue().lock().unlock();
@@ -474,7 +472,7 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
-     * Submits one Write, as {@link #submitRead} submits a Read.
+     * Submits one Write, as {@link #submitRead(int, int, long, int, IoBuffer, long, IoCallback, long)} submits a Read.
      *
      * @param queue      the I/O queue, 0-based
      * @param nsid       the namespace id
@@ -507,8 +505,7 @@ public final class NvmfController implements AutoCloseable {
         boolean posted;
         q.queue().lock().lock();
         try {
-            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.address() + offset, length, buffer.rkey(),
-                    buffer.lkey(), callback, tag);
+            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.region(), offset, length, callback, tag);
         } finally {
             q.queue().lock().unlock();
         }
@@ -516,16 +513,89 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
+     * A reusable future for {@link #submitRead(IoRequest, int, long, int, IoBuffer, long)} and
+     * {@link #submitWrite(IoRequest, int, long, int, IoBuffer, long)}: make one per I/O kept in
+     * flight at once, and submit it again after each completion.
+     *
+     * @return a new request of this controller, not yet submitted
+     */
+    public IoRequest newRequest() {
+        return new IoRequest(this);
+    }
+
+    /**
+     * Submits one Read on the next I/O queue in turn and returns at once; {@code request}
+     * completes when the Read does. Polls (without a progress thread) while that queue is full.
+     * Allocation-free.
+     *
+     * @param request    this controller's request, new or done (submitting it again starts it over)
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data lands; keep it open until the request is done
+     * @param offset     byte offset in the buffer
+     * @return {@code request}, to wait on
+     * @throws IllegalStateException     when {@code request} is still in flight
+     * @throws IllegalArgumentException  when {@code blocks} is out of range, or the request belongs to
+     *                                   another controller
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer
+     * @throws NvmfTimeoutException      when the queue stays full for the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
+    public IoRequest submitRead(IoRequest request, int nsid, long startBlock, int blocks, IoBuffer buffer,
+                                long offset) {
+        return submit(request, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    /**
+     * Submits one Write, as {@link #submitRead(IoRequest, int, long, int, IoBuffer, long)} submits a Read.
+     *
+     * @param request    this controller's request, new or done (submitting it again starts it over)
+     * @param nsid       the namespace id
+     * @param startBlock the first logical block
+     * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
+     * @param buffer     where the data comes from; keep it unchanged and open until the request is done
+     * @param offset     byte offset in the buffer
+     * @return {@code request}, to wait on
+     * @throws IllegalStateException     when {@code request} is still in flight
+     * @throws IllegalArgumentException  when {@code blocks} is out of range, or the request belongs to
+     *                                   another controller
+     * @throws IndexOutOfBoundsException when the data does not fit the buffer
+     * @throws NvmfTimeoutException      when the queue stays full for the timeout
+     * @throws NvmfTransportException    when the connection is broken
+     */
+    public IoRequest submitWrite(IoRequest request, int nsid, long startBlock, int blocks, IoBuffer buffer,
+                                 long offset) {
+        return submit(request, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
+    }
+
+    private IoRequest submit(IoRequest request, int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer,
+                             long offset) {
+        if (request.controller() != this) {
+            throw new IllegalArgumentException("the request was made by another controller");
+        }
+        request.begin();
+        try {
+            submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, request.completion());
+        } catch (RuntimeException e) {
+            request.abandon(); // nothing was posted
+            throw e;
+        }
+        return request;
+    }
+
+    /**
      * Submits one Read on the next I/O queue in turn, polling (without a progress thread) while
-     * that queue is full.
+     * that queue is full. Allocates a future and its callback per I/O; {@link IoRequest} is the
+     * allocation-free form.
      *
      * @param nsid       the namespace id
      * @param startBlock the first logical block
      * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
      * @param buffer     where the data lands; keep it open until the future completes
      * @param offset     byte offset in the buffer
-     * @return completes when the Read does; completes exceptionally with the {@link NvmfException}
-     *         that failed it. Without a progress thread, {@link #poll()} completes it
+     * @return a new future: completes when the Read does; completes exceptionally with the
+     *         {@link NvmfException} that failed it. Without a progress thread, {@link #poll()} completes it
      * @throws IllegalArgumentException  when {@code blocks} is out of range
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
@@ -535,14 +605,16 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
-     * Submits one Write, as {@link #readAsync} submits a Read.
+     * Submits one Write, as {@link #readAsync} submits a Read. Allocates a future and its callback
+     * per I/O; {@link IoRequest} is the allocation-free form.
      *
      * @param nsid       the namespace id
      * @param startBlock the first logical block
      * @param blocks     how many blocks, 1..{@link #maxTransferBytes()} / block size
      * @param buffer     where the data comes from; keep it unchanged and open until the future completes
      * @param offset     byte offset in the buffer
-     * @return completes when the Write does, or exceptionally with the {@link NvmfException} that failed it
+     * @return a new future: completes when the Write does, or exceptionally with the
+     *         {@link NvmfException} that failed it
      * @throws IllegalArgumentException  when {@code blocks} is out of range
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
@@ -554,13 +626,19 @@ public final class NvmfController implements AutoCloseable {
     private CompletableFuture<Void> async(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer,
                                           long offset) {
         CompletableFuture<Void> f = new CompletableFuture<>();
-        IoCallback done = (tag, error) -> {
+        submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, (tag, error) -> {
             if (error == null) {
                 f.complete(null);
             } else {
                 f.completeExceptionally(error);
             }
-        };
+        });
+        return f;
+    }
+
+    /** Round robin over the I/O queues; waits for a free slot on the chosen one. */
+    private void submitToNextQueue(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
+                                   IoCallback done) {
         int queue = Math.floorMod(nextQueue++, Math.max(1, io.length));
         long deadline = System.nanoTime() + options.timeout().toNanos();
         while (!submit(queue, opcode, nsid, startBlock, blocks, buffer, offset, done, 0)) {
@@ -572,7 +650,6 @@ public final class NvmfController implements AutoCloseable {
             }
             Thread.onSpinWait();
         }
-        return f;
     }
 
     /**
@@ -613,6 +690,14 @@ public final class NvmfController implements AutoCloseable {
         } finally {
             nq.lock().unlock();
         }
+    }
+
+    boolean hasProgressThread() {
+        return progress != null;
+    }
+
+    boolean isProgressThread(Thread t) {
+        return progress == t;
     }
 
     private int inFlight() {
@@ -741,6 +826,11 @@ public final class NvmfController implements AutoCloseable {
             }
         }
         admin.queue().close(t);
+        for (IoQueue q : io) {
+            if (q != null) {
+                pollQueue(q); // nobody polls a closed controller: fail what is in flight, so no waiter hangs
+            }
+        }
         for (IoBuffer b : new ArrayList<>(buffers)) {
             b.close();
         }

@@ -20,7 +20,9 @@
  *   |
  *   +-- read / write / flush / writeZeroes          synchronous, any thread, split at MDTS
  *   +-- submitRead / submitWrite + IoCallback       asynchronous, allocation-free, one command
- *   +-- readAsync / writeAsync -&gt; CompletableFuture asynchronous
+ *   +-- newRequest() -&gt; IoRequest, made once:
+ *   |     submitRead / submitWrite(request, ...)     asynchronous, allocation-free, a reusable Future
+ *   +-- readAsync / writeAsync -&gt; CompletableFuture asynchronous, a new future per I/O
  *   +-- poll()                                      delivers completions (without a progress thread)
  * </pre>
  *
@@ -39,7 +41,9 @@
  * The controller is thread-safe: synchronous I/O picks an I/O queue by the calling thread and
  * holds that queue's lock while its command is in flight; asynchronous completions run on the
  * thread that polls (the caller's in {@link dev.verbs4j.nvmf.NvmfController#poll()}, or the
- * progress thread). Options, identities, discovery entries and statuses are immutable values.
+ * progress thread). Waiting on an {@link dev.verbs4j.nvmf.IoRequest} polls for the caller when
+ * there is no progress thread, and parks until the progress thread completes it when there is.
+ * Options, identities, discovery entries and statuses are immutable values.
  *
  * <h2>Errors</h2>
  * Everything thrown is unchecked and extends {@link dev.verbs4j.nvmf.NvmfException}:

@@ -12,8 +12,10 @@ import picocli.CommandLine.Option;
 
 /**
  * Random-I/O benchmark in fio's terms: for each pattern and queue depth, IOPS and completion
- * latency p50/p99 over a timed closed-loop run after a warm-up. One line per run:
- * {@code verbs4j <rw> qd=<n> iops=<x> p50_us=<y> p99_us=<z>}.
+ * latency p50/p99 over a timed closed-loop run after a warm-up, and what the run cost the whole
+ * machine's CPUs (from /proc/stat, so Linux only): the busy fraction of all CPUs and busy CPU
+ * microseconds per I/O. One line per run:
+ * {@code verbs4j <rw> qd=<n> iops=<x> p50_us=<y> p99_us=<z> ios=<n> sys_busy=<0..1> cpu_us_per_io=<t>}.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "4 KiB random read/write IOPS and latency at several queue depths, over the -i I/O queues")
@@ -76,9 +78,12 @@ final class BenchCommand implements Runnable {
                         BenchRun run = new BenchRun(c, thread, buf, namespace.nsid, write, depth, ns.blockSize(), ioBytes, ns.size(),
                                 4 << 20);
                         run.run(warmup);
+                        CpuTimes before = CpuTimes.read();
                         BenchRun.Result r = run.run(runtime);
-                        System.out.printf("verbs4j %s qd=%d iops=%.0f p50_us=%.1f p99_us=%.1f ios=%d%n", p, depth,
-                                r.iops(), r.p50Micros(), r.p99Micros(), r.ios());
+                        CpuTimes after = CpuTimes.read();
+                        System.out.printf("verbs4j %s qd=%d iops=%.0f p50_us=%.1f p99_us=%.1f ios=%d sys_busy=%.2f"
+                                        + " cpu_us_per_io=%.1f%n", p, depth, r.iops(), r.p50Micros(), r.p99Micros(), r.ios(),
+                                after.busySince(before), after.microsPerIo(before, r.ios()));
                     }
                 }
             }

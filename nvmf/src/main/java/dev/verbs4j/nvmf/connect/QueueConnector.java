@@ -118,7 +118,7 @@ public final class QueueConnector {
         long sqe = queue.sqeOffset(slot);
         Fabrics.connect(queue.sqes(), sqe, slot, queue.qid(), queue.queueSize(), keepAliveMillis);
         Sgl.keyed(queue.sqes(), sqe + Sqe.DPTR, data.address(), Fabrics.CONNECT_DATA_SIZE, data.rkey());
-        queue.submit(slot, 0, 0, 0, null, 0);
+        queue.submit(slot, null, 0, 0, null, 0);
         queue.await(slot, System.nanoTime() + timeout.toNanos(), "Connect");
         int status = queue.status(slot);
         long result = queue.result(slot);

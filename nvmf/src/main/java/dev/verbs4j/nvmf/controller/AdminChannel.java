@@ -105,7 +105,7 @@ public final class AdminChannel {
                 throw new IllegalStateException("admin queue full");
             }
             encoder.write(queue.sqes(), queue.sqeOffset(slot), slot);
-            queue.submit(slot, 0, 0, 0, null, 0);
+            queue.submit(slot, null, 0, 0, null, 0);
             queue.await(slot, System.nanoTime() + timeout.toNanos(), what);
             int status = queue.status(slot);
             long result = queue.result(slot);

@@ -8,6 +8,7 @@ import dev.verbs4j.nvmf.wire.Opcodes;
 import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.nvmf.wire.Sqe;
 import dev.verbs4j.nvmf.wire.StatusDecoder;
+import dev.verbs4j.verbs.MemoryRegion;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -45,9 +46,9 @@ public final class IoQueue implements CommandListener {
         };
     }
 
-    /** Writes the SQE of slot and posts it; returns false (nothing posted) when it has no data path. */
-    private void post(int slot, int opcode, int nsid, long lba, int blocks, long address, int length, int rkey,
-                      int lkey, CommandListener listener, long tag) {
+    /** Writes the SQE of slot and posts it, its data {@code length} bytes at {@code offset} in {@code data}. */
+    private void post(int slot, int opcode, int nsid, long lba, int blocks, MemoryRegion data, long offset, int length,
+                      CommandListener listener, long tag) {
         MemorySegment s = queue.sqes();
         long at = queue.sqeOffset(slot);
         Sqe.begin(s, at, opcode, slot, nsid);
@@ -57,22 +58,23 @@ public final class IoQueue implements CommandListener {
         boolean hasData = opcode == Opcodes.NVM_READ || opcode == Opcodes.NVM_WRITE;
         if (!hasData) {
             Sgl.none(s, at + Sqe.DPTR);
-            queue.submit(slot, 0, 0, 0, listener, tag);
+            queue.submit(slot, null, 0, 0, listener, tag);
         } else if (opcode == Opcodes.NVM_WRITE && length <= inCapsuleBytes) {
             Sgl.inCapsule(s, at + Sqe.DPTR, 0, length);
-            queue.submit(slot, address, length, lkey, listener, tag);
+            queue.submit(slot, data, offset, length, listener, tag);
         } else {
-            Sgl.keyed(s, at + Sqe.DPTR, address, length, rkey);
-            queue.submit(slot, 0, 0, 0, listener, tag);
+            Sgl.keyed(s, at + Sqe.DPTR, data.address() + offset, length, data.rkey());
+            queue.submit(slot, null, 0, 0, listener, tag);
         }
     }
 
     /**
      * Runs one NVM command over {@code blocks} blocks, split into commands of at most
-     * {@code maxBlocks}; waits for all. The caller holds the queue's lock.
+     * {@code maxBlocks}; waits for all. The data starts at {@code offset} in {@code data} (null for
+     * commands without data). The caller holds the queue's lock.
      */
-    public void transfer(int opcode, int nsid, long lba, long blocks, int blockSize, int maxBlocks, long address,
-                         int rkey, int lkey, long deadlineNanos) {
+    public void transfer(int opcode, int nsid, long lba, long blocks, int blockSize, int maxBlocks, MemoryRegion data,
+                         long offset, long deadlineNanos) {
         int inFlight = 0;
         int head = 0;
         NvmfException firstError = null;
@@ -87,7 +89,7 @@ public final class IoQueue implements CommandListener {
             }
             int n = (int) Math.min(maxBlocks, blocks - done);
             long byteOffset = done * blockSize;
-            post(slot, opcode, nsid, lba + done, n, address + byteOffset, n * blockSize, rkey, lkey, null, 0);
+            post(slot, opcode, nsid, lba + done, n, data, offset + byteOffset, n * blockSize, null, 0);
             pending[(head + inFlight) % pending.length] = slot;
             inFlight++;
             done += n;
@@ -114,7 +116,7 @@ public final class IoQueue implements CommandListener {
     }
 
     /** One command, completed through {@code callback}; false when every slot is in flight. The caller holds the lock. */
-    public boolean submit(int opcode, int nsid, long lba, int blocks, long address, int length, int rkey, int lkey,
+    public boolean submit(int opcode, int nsid, long lba, int blocks, MemoryRegion data, long offset, int length,
                           IoCallback callback, long tag) {
         int slot = queue.acquire();
         if (slot < 0) {
@@ -122,7 +124,7 @@ public final class IoQueue implements CommandListener {
         }
         callbacks[slot] = callback;
         userTags[slot] = tag;
-        post(slot, opcode, nsid, lba, blocks, address, length, rkey, lkey, this, opcode);
+        post(slot, opcode, nsid, lba, blocks, data, offset, length, this, opcode);
         return true;
     }
 

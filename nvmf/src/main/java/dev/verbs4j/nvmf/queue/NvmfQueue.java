@@ -126,19 +126,20 @@ public final class NvmfQueue implements AutoCloseable {
     }
 
     /**
-     * Posts slot's SQE (written by the caller), with {@code inlineLength} bytes at {@code inlineAddress}
-     * (lkey {@code inlineLkey}) behind it as in-capsule data when inlineLength > 0. With a null listener
-     * the caller waits with {@link #await}.
+     * Posts slot's SQE (written by the caller), with {@code inlineLength} bytes at {@code inlineOffset}
+     * in {@code inline} behind it as in-capsule data when inlineLength > 0. With a null listener the
+     * caller waits with {@link #await}. SGEs are given by region, not by address and lkey: that form
+     * looks the region up by a boxed lkey, an allocation per command.
      */
-    public void submit(int slot, long inlineAddress, int inlineLength, int inlineLkey, CommandListener listener,
+    public void submit(int slot, MemoryRegion inline, long inlineOffset, int inlineLength, CommandListener listener,
                        long tag) {
         slots.listener[slot] = listener;
         slots.tag[slot] = tag;
         send.wrId(slot);
-        send.sge(0, 0, sqeMr.address() + sqeOffset(slot), Sqe.SIZE, sqeMr.lkey());
+        send.sge(0, 0, sqeMr, sqeOffset(slot), Sqe.SIZE);
         if (inlineLength > 0) {
             send.sgeCount(0, 2);
-            send.sge(0, 1, inlineAddress, inlineLength, inlineLkey);
+            send.sge(0, 1, inline, inlineOffset, inlineLength);
         } else {
             send.sgeCount(0, 1);
         }
@@ -233,7 +234,7 @@ public final class NvmfQueue implements AutoCloseable {
 
     private void postReceive(int buffer) {
         receive.wrId(RECV | buffer);
-        receive.sge(0, 0, responseMr.address() + (long) buffer * Cqe.SIZE, Cqe.SIZE, responseMr.lkey());
+        receive.sge(0, 0, responseMr, (long) buffer * Cqe.SIZE, Cqe.SIZE);
         receive.post();
     }
 
