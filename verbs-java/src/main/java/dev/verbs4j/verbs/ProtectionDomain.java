@@ -5,9 +5,7 @@ import dev.verbs4j.bindings.ibv_pd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code struct ibv_pd}: the scope in which MRs, QPs, SRQs and AHs may be used together, from
@@ -28,7 +26,7 @@ public final class ProtectionDomain extends NativeObject {
 
     private final Context context;
     /** Open regions by lkey: a work request given a raw address is checked against the region its lkey names. */
-    private final Map<Integer, MemoryRegion> regions = new ConcurrentHashMap<>();
+    private final RegionsByKey<MemoryRegion> regions = new RegionsByKey<>();
 
     ProtectionDomain(Context context) {
         super("protection domain", alloc(context), context);
