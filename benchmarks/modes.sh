@@ -4,7 +4,7 @@
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
 #        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B]
-#        [--skip-modes] [--skip-idle] [--skip-nio]
+#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N (default iters/10)]
 # 1. Round trips: for each completion mode, size and answering thread (app: an application thread
 #    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
 #    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU
