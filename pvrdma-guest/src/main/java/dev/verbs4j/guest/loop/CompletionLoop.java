@@ -107,6 +107,8 @@ public final class CompletionLoop implements AutoCloseable {
     private final ReentrantLock pass = new ReentrantLock();
     private final AtomicInteger drivers = new AtomicInteger();
     private volatile long lastDriven = System.nanoTime() - DRIVEN_NAP_NANOS;
+    /** The loop thread naps (drivers about): a task from another thread unparks it. */
+    private volatile boolean napping;
     private long lastWork = System.nanoTime();
 
     private CompletionLoop(CompletionMode mode, Duration spin) {
@@ -283,15 +285,21 @@ public final class CompletionLoop implements AutoCloseable {
 
     /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
     void wakeup() {
-        if (!inLoop() && nextWakeup.getAndSet(AWAKE) != AWAKE) {
+        if (inLoop()) {
+            return;
+        }
+        if (nextWakeup.getAndSet(AWAKE) != AWAKE) {
             eventfdWrites.incrementAndGet();
             wakeFd.signal();
+        } else if (napping) {
+            LockSupport.unpark(thread); // a task must not wait out the nap of a driven loop
         }
     }
 
     /**
-     * Runs {@code task} on the loop thread and waits for it; runs it here if the loop is this
-     * thread or gone.
+     * Runs {@code task} where the loop runs and waits for it: on the loop thread, or on this one
+     * when it can take the loop over while it waits ({@link #drive}); here too if the loop is
+     * this thread or gone.
      *
      * @param task    what to run
      * @param timeout how long to wait for it
@@ -302,7 +310,7 @@ public final class CompletionLoop implements AutoCloseable {
             task.run();
             return;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        LoopFuture<Void> done = new LoopFuture<>(this); // waiting on it runs the task here if it can take the loop
         try {
             execute(() -> {
                 try {
@@ -467,9 +475,11 @@ public final class CompletionLoop implements AutoCloseable {
     private void run() {
         try {
             while (!stopping) {
-                boolean napping = driven();
-                if (napping) {
+                boolean nap = driven();
+                if (nap) {
+                    napping = true;
                     LockSupport.parkNanos(napNanos());
+                    napping = false;
                     if (!pass.tryLock()) {
                         continue;
                     }
@@ -479,11 +489,11 @@ public final class CompletionLoop implements AutoCloseable {
                 }
                 boolean idleSpin;
                 try {
-                    idleSpin = runPass(napping ? NEVER_BLOCK : BLOCK_UNTIL_DUE);
+                    idleSpin = runPass(nap ? NEVER_BLOCK : BLOCK_UNTIL_DUE);
                 } finally {
                     pass.unlock();
                 }
-                if (idleSpin && !napping) {
+                if (idleSpin && !nap) {
                     Thread.yield(); // a spinning loop gives its CPU to a runnable application thread
                 }
             }

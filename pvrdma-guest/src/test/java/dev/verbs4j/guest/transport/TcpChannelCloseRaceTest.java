@@ -16,7 +16,6 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +31,10 @@ class TcpChannelCloseRaceTest {
     @Test
     void aSendWrittenBeforeThePeersCloseIsReadCompletes() throws Exception {
         try (CompletionLoop clientLoop = CompletionLoop.start(CompletionMode.EVENT)) {
-            AtomicReference<Thread> loopThread = new AtomicReference<>();
-            clientLoop.runAndWait(() -> loopThread.set(Thread.currentThread()), WAIT);
+            // a plain future: waiting on it does not drive the loop, so the task runs on the loop's own thread
+            CompletableFuture<Thread> loopThread = new CompletableFuture<>();
+            clientLoop.execute(() -> loopThread.complete(Thread.currentThread()));
+            loopThread.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             ChannelConfig serverConfig = ChannelConfig.defaults().transport(TransportPreference.TCP);
             ChannelConfig clientConfig = ChannelConfig.defaults().transport(TransportPreference.TCP).loop(clientLoop);
             ChannelPair pair = ChannelPair.open(serverConfig, clientConfig);
