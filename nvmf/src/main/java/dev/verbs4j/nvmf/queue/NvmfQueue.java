@@ -128,8 +128,8 @@ public final class NvmfQueue implements AutoCloseable {
     /**
      * Posts slot's SQE (written by the caller), with {@code inlineLength} bytes at {@code inlineOffset}
      * in {@code inline} behind it as in-capsule data when inlineLength > 0. With a null listener the
-     * caller waits with {@link #await}. SGEs are given by region, not by address and lkey: that form
-     * looks the region up by a boxed lkey, an allocation per command.
+     * caller waits with {@link #await}. SGEs are given by region, which needs no lookup of the
+     * region by its lkey.
      */
     public void submit(int slot, MemoryRegion inline, long inlineOffset, int inlineLength, CommandListener listener,
                        long tag) {

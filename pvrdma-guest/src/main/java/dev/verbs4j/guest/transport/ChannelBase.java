@@ -33,8 +33,11 @@ abstract class ChannelBase implements Channel {
     final ChannelSendCredits credits;
     final ChannelInbox inbox;
     final ChannelOperations operations = new ChannelOperations();
-    /** Completed when the peer has answered our close (or is gone): close() may finish then. */
-    final CompletableFuture<Void> peerDone = new CompletableFuture<>();
+    /**
+     * Completed when the peer has answered our close (or is gone): close() may finish then. A
+     * loop future, so close() drives the loop while it waits.
+     */
+    final CompletableFuture<Void> peerDone;
     private final boolean ownsLoop;
     private final AtomicReference<ChannelException> ended = new AtomicReference<>();
     volatile boolean closing;
@@ -47,6 +50,7 @@ abstract class ChannelBase implements Channel {
         this.ownsLoop = ownsLoop;
         this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), loop);
         this.inbox = new ChannelInbox(loop);
+        this.peerDone = loop.newFuture();
     }
 
     // ---- what each transport does ----------------------------------------------------------
@@ -169,7 +173,6 @@ abstract class ChannelBase implements Channel {
             LOG.debug("telling the peer about the close failed: {}", e.getMessage());
         }
         if (mayWait) {
-            loop.drive(peerDone::isDone, timeout.toNanos());
             try {
                 peerDone.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (Exception e) {
