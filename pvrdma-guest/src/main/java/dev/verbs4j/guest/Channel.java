@@ -45,6 +45,12 @@ public interface Channel extends AutoCloseable {
      * Sends a copy of {@code message}. Blocks while the send queue is full (back-pressure), up to
      * the configured send timeout; on the completion loop thread it fails at once instead.
      *
+     * <p>An EVENT (or sleeping ADAPTIVE) loop wakes for the send's completion at once when a
+     * thread waits on the future ({@code get}, {@code join}) or polls it ({@code isDone}); else
+     * it sleeps until the peer's next message and takes the completion then, within 2 ms at the
+     * latest (stages made with {@code thenRun} and the like run then). That spares a
+     * request/response exchange one wake-up per message.
+     *
      * @param message the bytes to send, at most {@link #maxMessageSize()}; copied before this
      *                returns, so the caller may reuse it at once
      * @return completes when the message is sent, or exceptionally with a {@link ChannelException}

@@ -35,10 +35,14 @@ import org.slf4j.LoggerFactory;
  * timeout, so an idle loop sleeps until something happens.
  *
  * <p>{@link CompletionMode} decides how it waits: BUSY polls the CQs and looks at the other fds
- * with a zero-timeout epoll_wait; ADAPTIVE does the same for its spin budget after the last
+ * with a zero-timeout epoll_wait (every pass while a socket carries messages, else every
+ * 100 µs); ADAPTIVE does the same for its spin budget after the last
  * work, then behaves as EVENT; EVENT arms every CQ not armed yet, polls once more (a completion
  * that landed between the last poll and the arm is not left waiting for an event that does not
- * come) and blocks. CQ events are acknowledged in batches by {@link CompletionQueue}.
+ * come) and blocks. A CQ is armed for solicited completions only (the peer's messages) while
+ * nobody waits for the completion of a request of its own
+ * ({@link CompletionLoopSource#awaitsOwnCompletions}). CQ events are acknowledged in batches by
+ * {@link CompletionQueue}.
  *
  * <p>Wake-ups: {@link #nextWakeup} is AWAKE while the loop runs and the deadline it sleeps to
  * while it is about to block. A thread that queues a task swaps in AWAKE and writes the eventfd
@@ -75,11 +79,26 @@ public final class CompletionLoop implements AutoCloseable {
     /** How long a driver waits for the loop thread to leave epoll_wait and hand over the loop. */
     private static final long HANDOVER_WAIT_NANOS = 1_000_000L;
     private static final int NEVER_BLOCK = 0, BLOCK_UNTIL_DUE = -1;
+    /**
+     * How often a spinning pass looks at the epoll set when no watched fd carries messages (only
+     * control sockets and wake-ups are there), and how often a spinning loop thread yields: both
+     * are system calls, and under emulation they cost more than the CQ poll they sat beside.
+     */
+    static final long SPIN_EPOLL_INTERVAL_MICROS = 100;
+    /**
+     * How long a loop armed for solicited completions only sleeps at most while a source's own
+     * requests are in flight: nobody waits for them, but a stage made from one (or a thread on
+     * a stage) should see it complete.
+     */
+    public static final int OWN_COMPLETIONS_MAX_DELAY_MILLIS = 2;
+    private static final long SPIN_EPOLL_INTERVAL_NANOS = SPIN_EPOLL_INTERVAL_MICROS * 1000;
 
-    /** A polled CQ and whether it is armed (an event will come) since its last event. */
+    private static final int UNARMED = 0, ARMED_SOLICITED = 1, ARMED_ALL = 2;
+
+    /** A polled CQ and how it is armed since its last event (an event will come for which completions). */
     private static final class Queue {
         final CompletionLoopSource source;
-        boolean armed;
+        int armed = UNARMED;
 
         Queue(CompletionLoopSource source) {
             this.source = source;
@@ -97,6 +116,11 @@ public final class CompletionLoop implements AutoCloseable {
     private final List<Queue> queues = new ArrayList<>();
     /** Handlers by fd number: an fd is unique among open fds, and leaves the set before it closes. */
     private CompletionLoopFd[] handlers = new CompletionLoopFd[64];
+    /** Watched fds that {@link CompletionLoopFd#carriesMessages()}; loop only. */
+    private int messageFds;
+    private long lastEpollLook;
+    /** When the spinning loop thread last yielded its CPU: a system call, so not on every spin. */
+    private long lastYield;
     private final Map<String, CompletionLoopDevice> devices = new HashMap<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean stopping;
@@ -171,6 +195,18 @@ public final class CompletionLoop implements AutoCloseable {
      */
     public <T> CompletableFuture<T> newFuture() {
         return new LoopFuture<>(this);
+    }
+
+    /**
+     * Whether a thread waits for {@code future}, or polled it: what a
+     * {@link CompletionLoopSource#awaitsOwnCompletions} asks of its operations.
+     *
+     * @param future a future, usually from {@link #newFuture}
+     * @return true if its completion should wake a sleeping loop at once (always, for a future
+     *         not made by a loop)
+     */
+    public static boolean isAwaited(CompletableFuture<?> future) {
+        return !(future instanceof LoopFuture<?> f) || f.awaited();
     }
 
     /**
@@ -283,6 +319,24 @@ public final class CompletionLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * A source posted a request from outside the loop: a loop asleep for longer than
+     * {@link #OWN_COMPLETIONS_MAX_DELAY_MILLIS}, perhaps armed for solicited completions only,
+     * wakes to bound its sleep, so the request's completion is taken in time. Costs a volatile
+     * read when the loop is awake or driven.
+     *
+     * <p>For the transports behind the channels; applications do not need it.
+     */
+    public void requestPosted() {
+        if (inLoop()) {
+            return; // the pass that goes to sleep next sees the request
+        }
+        long wake = nextWakeup.get();
+        if (wake != AWAKE && wake - System.nanoTime() > OWN_COMPLETIONS_MAX_DELAY_MILLIS * 1_000_000L) {
+            wakeup();
+        }
+    }
+
     /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
     void wakeup() {
         if (inLoop()) {
@@ -359,6 +413,9 @@ public final class CompletionLoop implements AutoCloseable {
                 handlers[fd] = null;
                 throw e;
             }
+            if (handler.carriesMessages()) {
+                messageFds++;
+            }
         }, CALL_TIMEOUT);
     }
 
@@ -384,6 +441,9 @@ public final class CompletionLoop implements AutoCloseable {
     public void unwatch(int fd) {
         runAndWait(() -> {
             if (fd < handlers.length && handlers[fd] != null) {
+                if (handlers[fd].carriesMessages()) {
+                    messageFds--;
+                }
                 handlers[fd] = null;
                 try {
                     epoll.remove(fd);
@@ -449,7 +509,7 @@ public final class CompletionLoop implements AutoCloseable {
         for (int i = 0; i < queues.size(); i++) {
             Queue q = queues.get(i);
             if (q.source.queue() == cq) {
-                q.armed = false;
+                q.armed = UNARMED;
                 return;
             }
         }
@@ -493,8 +553,9 @@ public final class CompletionLoop implements AutoCloseable {
                 } finally {
                     pass.unlock();
                 }
-                if (idleSpin && !nap) {
-                    Thread.yield(); // a spinning loop gives its CPU to a runnable application thread
+                if (idleSpin && !nap && System.nanoTime() - lastYield >= SPIN_EPOLL_INTERVAL_NANOS) {
+                    lastYield = System.nanoTime();
+                    Thread.yield(); // a spinning loop lets a runnable application thread have its CPU
                 }
             }
         } catch (Throwable t) {
@@ -534,7 +595,15 @@ public final class CompletionLoop implements AutoCloseable {
         boolean spinning = mode == CompletionMode.BUSY_POLL
                 || (mode == CompletionMode.ADAPTIVE && now - lastWork < spinNanos);
         boolean mustNotSleep = spinning || work > 0 || maxSleepMillis == NEVER_BLOCK;
-        int ready = mustNotSleep ? epoll.await(0) : block(now, maxSleepMillis);
+        int ready;
+        if (!mustNotSleep) {
+            ready = block(now, maxSleepMillis);
+        } else if (messageFds > 0 || maxSleepMillis == NEVER_BLOCK || now - lastEpollLook >= SPIN_EPOLL_INTERVAL_NANOS) {
+            lastEpollLook = now;
+            ready = epoll.await(0);
+        } else {
+            ready = 0; // nothing there needs a look on every spin
+        }
         if (ready > 0) {
             dispatch(ready);
             lastWork = System.nanoTime();
@@ -584,17 +653,20 @@ public final class CompletionLoop implements AutoCloseable {
     }
 
     /**
-     * Arms the CQs that are not armed, polls once more if it armed any, then waits in epoll until
-     * an fd is ready, the nearest deadline or {@code maxSleepMillis}; returns how many fds are ready.
+     * Arms the CQs that are not armed (or armed for solicited completions only while someone now
+     * waits for all: asking again for every completion widens it), polls once more if it armed
+     * any, then waits in epoll until an fd is ready, the nearest deadline or
+     * {@code maxSleepMillis}; returns how many fds are ready.
      */
     private int block(long now, int maxSleepMillis) {
         boolean armedAny = false;
         for (int i = 0; i < queues.size(); i++) {
             Queue q = queues.get(i);
-            if (!q.armed) {
+            int wanted = q.source.awaitsOwnCompletions() ? ARMED_ALL : ARMED_SOLICITED;
+            if (q.armed < wanted) {
                 try {
-                    q.source.queue().requestNotification(false);
-                    q.armed = true;
+                    q.source.queue().requestNotification(wanted == ARMED_SOLICITED);
+                    q.armed = wanted;
                     armedAny = true;
                 } catch (RuntimeException e) {
                     LOG.warn("arming a completion queue failed", e);
@@ -613,10 +685,26 @@ public final class CompletionLoop implements AutoCloseable {
             nextWakeup.set(AWAKE);
             return epoll.await(0);
         }
+        // after the deadline is published: a request posted from now on sees it (requestPosted)
+        if ((timeout < 0 || timeout > OWN_COMPLETIONS_MAX_DELAY_MILLIS) && ownRequestsUnwatched()) {
+            timeout = OWN_COMPLETIONS_MAX_DELAY_MILLIS;
+            nextWakeup.set(now + timeout * 1_000_000L);
+        }
         int ready = epoll.await(timeout);
         nextWakeup.set(AWAKE);
         wakeups++;
         return ready;
+    }
+
+    /** Whether a CQ armed for solicited completions only has requests of its own in flight. */
+    private boolean ownRequestsUnwatched() {
+        for (int i = 0; i < queues.size(); i++) {
+            Queue q = queues.get(i);
+            if (q.armed == ARMED_SOLICITED && q.source.hasOwnInFlight()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void dispatch(int ready) {

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 /**
  * One open device as a loop shares it among its RDMA channels: the context, and the completion
  * channel their CQs signal in EVENT and ADAPTIVE mode. Its fd is non-blocking and sits in the
- * loop's epoll set; when it is readable the loop takes every pending CQ event.
+ * loop's epoll set; while it is readable the loop takes the pending CQ events.
  */
 public final class CompletionLoopDevice implements AutoCloseable, CompletionLoopFd {
     private final Context context;
@@ -47,11 +47,15 @@ public final class CompletionLoopDevice implements AutoCloseable, CompletionLoop
         return events;
     }
 
-    /** Takes the pending CQ events (each counted for a batched ack); the next loop pass polls their CQs. */
+    /**
+     * Takes one pending CQ event (counted for a batched ack); the next loop pass polls its CQ.
+     * One, not all: a wake-up nearly always has one, and reading until EAGAIN would cost a second
+     * system call each time. More pending keep the fd readable, and epoll reports it again.
+     */
     @Override
     public void onReady(int readyEvents) {
-        CompletionQueue cq;
-        while ((cq = events.takeEvent()) != null) {
+        CompletionQueue cq = events.takeEvent();
+        if (cq != null) {
             onEvent.accept(cq);
         }
     }

@@ -15,24 +15,37 @@ import java.util.function.BooleanSupplier;
  */
 final class LoopFuture<T> extends CompletableFuture<T> implements BooleanSupplier {
     private final CompletionLoop loop;
+    /** Someone waited on it or looked whether it is done: its completion should wake the loop. */
+    private volatile boolean awaited;
 
     LoopFuture(CompletionLoop loop) {
         this.loop = loop;
     }
 
+    /**
+     * Whether a thread waits or waited on it, or polled it. Stages made from it do not count:
+     * they may only care about failure ({@code exceptionally}), and a sleeping loop serves them
+     * within {@link CompletionLoop#OWN_COMPLETIONS_MAX_DELAY_MILLIS} anyway.
+     */
+    boolean awaited() {
+        return awaited;
+    }
+
     @Override
     public boolean getAsBoolean() {
-        return isDone();
+        return super.isDone();
     }
 
     @Override
     public T get() throws InterruptedException, ExecutionException {
+        awaited = true;
         loop.drive(this, Long.MAX_VALUE);
         return super.get();
     }
 
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        awaited = true;
         long start = System.nanoTime();
         long nanos = unit.toNanos(timeout);
         loop.drive(this, nanos);
@@ -41,8 +54,43 @@ final class LoopFuture<T> extends CompletableFuture<T> implements BooleanSupplie
 
     @Override
     public T join() {
+        awaited = true;
         loop.drive(this, Long.MAX_VALUE);
         return super.join();
+    }
+
+    /** Polling counts as waiting: a loop asleep for solicited completions only is woken to arm for all. */
+    @Override
+    public boolean isDone() {
+        boolean done = super.isDone();
+        if (!done) {
+            polled();
+        }
+        return done;
+    }
+
+    @Override
+    public T getNow(T valueIfAbsent) {
+        if (!super.isDone()) {
+            polled();
+        }
+        return super.getNow(valueIfAbsent);
+    }
+
+    @Override
+    public State state() {
+        State state = super.state();
+        if (state == State.RUNNING) {
+            polled();
+        }
+        return state;
+    }
+
+    private void polled() {
+        if (!awaited) {
+            awaited = true;
+            loop.wakeup();
+        }
     }
 
     @Override

@@ -32,7 +32,7 @@ abstract class ChannelBase implements Channel {
     final CompletionLoop loop;
     final ChannelSendCredits credits;
     final ChannelInbox inbox;
-    final ChannelOperations operations = new ChannelOperations();
+    final ChannelOperations operations;
     /**
      * Completed when the peer has answered our close (or is gone): close() may finish then. A
      * loop future, so close() drives the loop while it waits.
@@ -49,6 +49,7 @@ abstract class ChannelBase implements Channel {
         this.loop = loop;
         this.ownsLoop = ownsLoop;
         this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), loop);
+        this.operations = new ChannelOperations(config.sendQueueDepth(), credits);
         this.inbox = new ChannelInbox(loop);
         this.peerDone = loop.newFuture();
     }
@@ -56,9 +57,9 @@ abstract class ChannelBase implements Channel {
     // ---- what each transport does ----------------------------------------------------------
 
     /**
-     * Starts sending; the credit is taken. Implementations register the operation with
-     * {@link #operations} before anything can fail, and report failures through it (which gives
-     * the credit back), never by throwing.
+     * Starts sending; the credit is taken. Implementations end {@code done} and give the credit
+     * back (through {@link #operations} once they registered the operation there), and report
+     * failures that way, never by throwing.
      */
     abstract void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done);
 

@@ -1,53 +1,114 @@
 package dev.verbs4j.guest.transport;
 
 import dev.verbs4j.guest.ChannelException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import dev.verbs4j.guest.loop.CompletionLoop;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Operations in flight by id (the wr_id on RDMA, the request id on TCP): each one's future and
- * what to give back when it ends (its send credit, its send buffer).
+ * Operations in flight, one per send credit: each holds one of {@code depth} slots (a credit
+ * guarantees a free one) with its future, under an id for the wire (the wr_id on RDMA, the
+ * request id on TCP). The id names the slot and a generation, so a late or repeated completion
+ * of an operation that already ended finds nothing. Ending an operation gives its credit back.
+ * The RDMA channel also uses the slot as the operation's send buffer.
+ *
+ * <p>Arrays, not a map: adding and ending an operation allocates nothing and boxes nothing.
  */
 final class ChannelOperations {
-    private record Operation(CompletableFuture<Void> future, Runnable release) {}
+    private static final int SLOT_BITS = 20;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
 
-    private final Map<Long, Operation> inFlight = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
+    private final ChannelSendCredits credits;
+    private final CompletableFuture<?>[] futures;
+    private final long[] ids;
+    private final int[] free;
+    private int freeCount;
+    private long generation;
 
-    long add(CompletableFuture<Void> future, Runnable release) {
-        long id = ids.incrementAndGet();
-        inFlight.put(id, new Operation(future, release));
+    ChannelOperations(int depth, ChannelSendCredits credits) {
+        if (depth < 1 || depth > SLOT_MASK) {
+            throw new IllegalArgumentException("depth " + depth);
+        }
+        this.credits = credits;
+        this.futures = new CompletableFuture<?>[depth];
+        this.ids = new long[depth];
+        this.free = new int[depth];
+        for (int i = 0; i < depth; i++) {
+            free[i] = depth - 1 - i;
+        }
+        this.freeCount = depth;
+    }
+
+    /** The slot an id names: 0 to depth - 1. */
+    static int slot(long id) {
+        return (int) (id & SLOT_MASK);
+    }
+
+    /** Registers an operation whose credit the caller holds; returns its id (never 0, below bit 62). */
+    synchronized long add(CompletableFuture<Void> future) {
+        if (freeCount == 0) {
+            throw new IllegalStateException("more operations than send credits");
+        }
+        int slot = free[--freeCount];
+        long id = (++generation << SLOT_BITS) | slot;
+        ids[slot] = id;
+        futures[slot] = future;
         return id;
     }
 
+    /** Completes the operation {@code id} (nothing if it already ended) and gives its credit back. */
     void complete(long id) {
-        Operation op = inFlight.remove(id);
-        if (op != null) {
-            op.release.run();
-            op.future.complete(null);
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void> f = (CompletableFuture<Void>) take(id);
+        if (f != null) {
+            credits.release();
+            f.complete(null);
         }
     }
 
+    /** Fails the operation {@code id} (nothing if it already ended) and gives its credit back. */
     void fail(long id, ChannelException e) {
-        Operation op = inFlight.remove(id);
-        if (op != null) {
-            op.release.run();
-            op.future.completeExceptionally(e);
+        CompletableFuture<?> f = take(id);
+        if (f != null) {
+            credits.release();
+            f.completeExceptionally(e);
         }
     }
 
     void failAll(ChannelException e) {
-        List<Long> ids = new ArrayList<>(inFlight.keySet());
-        for (long id : ids) {
-            fail(id, e);
+        long[] inFlight;
+        synchronized (this) {
+            inFlight = ids.clone();
+        }
+        for (long id : inFlight) {
+            if (id != 0) {
+                fail(id, e);
+            }
         }
     }
 
-    boolean isEmpty() {
-        return inFlight.isEmpty();
+    /** Whether anyone waits for an operation in flight ({@link CompletionLoop#isAwaited}). */
+    synchronized boolean anyAwaited() {
+        for (CompletableFuture<?> f : futures) {
+            if (f != null && CompletionLoop.isAwaited(f)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    synchronized boolean isEmpty() {
+        return freeCount == futures.length;
+    }
+
+    private synchronized CompletableFuture<?> take(long id) {
+        int slot = slot(id);
+        if (id == 0 || slot >= ids.length || ids[slot] != id) {
+            return null;
+        }
+        CompletableFuture<?> f = futures[slot];
+        futures[slot] = null;
+        ids[slot] = 0;
+        free[freeCount++] = slot;
+        return f;
     }
 }

@@ -6,6 +6,7 @@ import dev.verbs4j.guest.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Back-pressure: one credit per send-queue slot. Taking one waits while the queue is full, up
@@ -17,6 +18,7 @@ final class ChannelSendCredits {
     private final int depth;
     private final Duration timeout;
     private final CompletionLoop loop;
+    private final AtomicInteger waiters = new AtomicInteger();
 
     ChannelSendCredits(int depth, Duration timeout, CompletionLoop loop) {
         this.credits = new Semaphore(depth);
@@ -33,15 +35,23 @@ final class ChannelSendCredits {
         if (loop.inLoop()) {
             throw full("the completion loop thread cannot wait for it");
         }
-        loop.drive(this::available, timeout.toNanos());
+        waiters.incrementAndGet();
         try {
+            loop.drive(this::available, timeout.toNanos());
             if (!credits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw full("no slot freed within " + timeout);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw full("interrupted while waiting for a slot");
+        } finally {
+            waiters.decrementAndGet();
         }
+    }
+
+    /** Whether a thread waits for a slot (or for all of them, in close): send completions must wake the loop. */
+    boolean hasWaiters() {
+        return waiters.get() > 0;
     }
 
     private boolean available() {
@@ -64,8 +74,9 @@ final class ChannelSendCredits {
 
     /** Waits until every send has completed (or the timeout passes); true when none is left. */
     boolean awaitIdle(Duration wait) {
-        loop.drive(() -> inFlight() == 0, wait.toNanos());
+        waiters.incrementAndGet();
         try {
+            loop.drive(() -> inFlight() == 0, wait.toNanos());
             if (credits.tryAcquire(depth, wait.toNanos(), TimeUnit.NANOSECONDS)) {
                 credits.release(depth);
                 return true;
@@ -74,6 +85,8 @@ final class ChannelSendCredits {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        } finally {
+            waiters.decrementAndGet();
         }
     }
 

@@ -47,7 +47,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,7 +86,6 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     private final PreparedReceive receive;
     private final PreparedSend post;
     private final int receiveDepth;
-    private final ConcurrentLinkedQueue<Integer> freeSendSlots = new ConcurrentLinkedQueue<>();
     private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
     private final WorkCompletions setupBatch;
     private boolean controlWatched;
@@ -121,9 +119,6 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
                 .capabilities(new QpCapabilities(sendDepth, receiveDepth, 1, 1, 0)).build()));
         this.receive = track(made, qp.prepareReceive(1, 1));
         this.post = track(made, qp.prepareSend(1, 1));
-        for (int i = 0; i < sendDepth; i++) {
-            freeSendSlots.add(i);
-        }
         qp.toInit(InitAttributes.connected(port, Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ)));
         for (int i = 0; i < receiveDepth; i++) {
             postReceive(i);
@@ -236,15 +231,12 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
 
     @Override
     void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done) {
-        Integer slot = freeSendSlots.poll(); // a credit guarantees one
-        long id = operations.add(done, () -> {
-            freeSendSlots.add(slot);
-            credits.release();
-        });
+        long id = operations.add(done);
+        int slot = ChannelOperations.slot(id); // the operation's slot is its send buffer too
         int length = (int) message.byteSize();
         long offset = (long) slot * maxMessageSize;
         if (length > 0) {
-            sendBuffers.memory().asSlice(offset, length).copyFrom(message);
+            MemorySegment.copy(message, 0, sendBuffers.memory(), offset, length);
         }
         postRequest(id, hasImmediate ? SendOpcode.SEND_WITH_IMM : SendOpcode.SEND, sendBuffers, offset, length,
                 immediate, 0, 0);
@@ -253,7 +245,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     @Override
     void startWrite(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
                     long remoteAddress, CompletableFuture<Void> done) {
-        long id = operations.add(done, credits::release);
+        long id = operations.add(done);
         postRequest(id, SendOpcode.RDMA_WRITE, mine(region, id), localOffset, (int) local.byteSize(), 0,
                 remoteAddress, remote.key());
     }
@@ -261,7 +253,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     @Override
     void startRead(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
                    long remoteAddress, CompletableFuture<Void> done) {
-        long id = operations.add(done, credits::release);
+        long id = operations.add(done);
         postRequest(id, SendOpcode.RDMA_READ, mine(region, id), localOffset, (int) local.byteSize(), 0,
                 remoteAddress, remote.key());
     }
@@ -282,7 +274,9 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
         }
         try {
             synchronized (post) {
-                post.opcode(0, opcode).flags(0, SendFlag.SIGNALED.bit()).wrId(0, id)
+                int flags = opcode.isRemoteAccess() ? SendFlag.SIGNALED.bit()
+                        : SendFlag.SIGNALED.bit() | SendFlag.SOLICITED.bit(); // wakes a peer armed for solicited only
+                post.opcode(0, opcode).flags(0, flags).wrId(0, id)
                         .sge(0, 0, local.address() + offset, length, local.lkey());
                 if (opcode.hasImmediate()) {
                     post.immediate(0, immediate);
@@ -294,6 +288,10 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             }
         } catch (RuntimeException e) {
             operations.fail(id, new ChannelException(ChannelError.TRANSPORT, "posting failed: " + e.getMessage(), e));
+            return;
+        }
+        if (attached) {
+            loop.requestPosted();
         }
     }
 
@@ -307,6 +305,17 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     @Override
     public CompletionQueue queue() {
         return cq;
+    }
+
+    /** Messages go out solicited, so the peer's loop may sleep through everything else. */
+    @Override
+    public boolean awaitsOwnCompletions() {
+        return credits.hasWaiters() || operations.anyAwaited();
+    }
+
+    @Override
+    public boolean hasOwnInFlight() {
+        return !operations.isEmpty();
     }
 
     @Override
@@ -326,7 +335,8 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             boolean hasImmediate = batch.opcodeEnum(i) == WcOpcode.RECV && batch.hasImmediate(i);
             int immediate = hasImmediate ? batch.immediateData(i) : 0;
             byte[] copy = new byte[length];
-            MemorySegment.ofArray(copy).copyFrom(receiveBuffers.memory().asSlice((long) slot * maxMessageSize, length));
+            MemorySegment.copy(receiveBuffers.memory(), ValueLayout.JAVA_BYTE, (long) slot * maxMessageSize, copy, 0,
+                    length);
             try {
                 postReceive(slot);
             } catch (RuntimeException e) {

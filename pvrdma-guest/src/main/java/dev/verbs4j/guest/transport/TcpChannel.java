@@ -81,19 +81,21 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
 
     @Override
     void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done) {
-        long id = operations.add(done, credits::release);
         try {
             synchronized (writeLock) {
                 checkWritable();
                 int h = TcpFrame.message(header, message.byteSize(), hasImmediate, immediate);
                 if (enqueue(h, message, null)) {
-                    operations.complete(id);
+                    credits.release(); // it went at once: nothing to track
+                    done.complete(null);
                 } else {
+                    long id = operations.add(done); // under the lock: the mark is where this frame ends
                     outbound.mark(() -> operations.complete(id));
                 }
             }
         } catch (ChannelException e) {
-            operations.fail(id, e);
+            credits.release();
+            done.completeExceptionally(e);
         }
         afterWrite();
     }
@@ -101,7 +103,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     @Override
     void startWrite(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
                     long remoteAddress, CompletableFuture<Void> done) {
-        long id = operations.add(done, credits::release);
+        long id = operations.add(done);
         try {
             synchronized (writeLock) {
                 checkWritable();
@@ -116,7 +118,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     @Override
     void startRead(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
                    long remoteAddress, CompletableFuture<Void> done) {
-        long id = operations.add(done, credits::release);
+        long id = operations.add(done);
         readTargets.put(id, local);
         try {
             synchronized (writeLock) {
@@ -237,6 +239,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     // ---- reading -------------------------------------------------------------------------
 
     @Override
+    public boolean carriesMessages() {
+        return true;
+    }
+
+    @Override
     public void onReady(int events) {
         if ((events & (Epoll.OUT | Epoll.ERR | Epoll.HUP)) != 0) {
             flush();
@@ -260,10 +267,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 if (n == 0) {
                     return;
                 }
+                long room = in.byteSize() - writeAt;
                 writeAt += n;
                 parseFrames();
-                if (endCause() != null) {
-                    return;
+                if (endCause() != null || n < room) {
+                    return; // a short read emptied the socket: epoll reports what comes next
                 }
             }
         } catch (VerbsException e) {
