@@ -17,12 +17,17 @@ import java.util.concurrent.CompletableFuture;
 final class NioStream {
     private NioStream() {}
 
-    /** Payload megabytes (10^6 bytes) per second. */
-    static double megabytesPerSecond(int size, int count) throws Exception {
+    /**
+     * Payload megabytes (10^6 bytes) per second. {@code noDelay}: the sender sets TCP_NODELAY, as
+     * the TCP channel does (a message must not wait for Nagle); plain NIO leaves Nagle on, which
+     * packs a stream of small writes into large segments.
+     */
+    static double megabytesPerSecond(int size, int count, boolean noDelay) throws Exception {
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             try (SocketChannel client = SocketChannel.open(listener.getLocalAddress());
                  SocketChannel server = listener.accept()) {
+                client.socket().setTcpNoDelay(noDelay);
                 CompletableFuture<Void> received = CompletableFuture.runAsync(() -> receive(server, size, count));
                 ByteBuffer header = ByteBuffer.allocateDirect(4);
                 ByteBuffer payload = ByteBuffer.allocateDirect(size);
