@@ -83,6 +83,23 @@ public interface Channel extends AutoCloseable {
     CompletableFuture<Void> trySend(MemorySegment message, boolean hasImmediate, int immediate);
 
     /**
+     * Sends a copy of {@code message} if the send queue has room, without a future: allocates
+     * nothing, and never waits. A failure after it returns ends the channel, which the listener's
+     * {@link ChannelListener#onClosed} and the next call report. With a listener that reads
+     * messages in place ({@link ChannelListener#onMessage(Channel, MemorySegment, long, int,
+     * boolean, int)}), a message costs no garbage on either side.
+     *
+     * @param message      the bytes to send, at most {@link #maxMessageSize()}; copied before this
+     *                     returns
+     * @param hasImmediate whether {@code immediate} is sent
+     * @param immediate    the immediate data, ignored when {@code hasImmediate} is false
+     * @return true if the message is on its way, false if the send queue is full (nothing sent)
+     * @throws ChannelException when the message is too large ({@link ChannelError#LOCAL_LENGTH})
+     *                          or the channel has ended
+     */
+    boolean offer(MemorySegment message, boolean hasImmediate, int immediate);
+
+    /**
      * The next message. Futures are completed in arrival order; when a {@link ChannelListener}
      * is set, messages go to it instead.
      *

@@ -23,6 +23,23 @@ public record ChannelMessage(MemorySegment data, boolean hasImmediate, int immed
     }
 
     /**
+     * A message owning a heap copy of {@code [offset, offset + length)} of {@code buffer}.
+     *
+     * @param buffer       memory holding the message's bytes
+     * @param offset       where they start
+     * @param length       how many
+     * @param hasImmediate whether the sender attached immediate data
+     * @param immediate    the immediate data, 0 when there is none
+     * @return the message
+     */
+    public static ChannelMessage copyOf(MemorySegment buffer, long offset, int length, boolean hasImmediate,
+                                        int immediate) {
+        byte[] copy = new byte[length];
+        MemorySegment.copy(buffer, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, copy, 0, length);
+        return new ChannelMessage(MemorySegment.ofArray(copy), hasImmediate, immediate);
+    }
+
+    /**
      * The message's bytes on the heap.
      *
      * @return a new array with a copy of {@link #data()}

@@ -129,53 +129,48 @@ abstract class ChannelConformanceSuite {
     }
 
     /**
-     * Nobody waits on these sends' futures and the peer answers nothing: a stage made from one,
-     * a thread polling one and a plain future over one still see them complete. (A loop that
-     * sleeps until the peer's next message must not sleep through its own completions for good.)
-     * The client has a loop of its own here, which nothing from the server wakes.
+     * offer sends without a future (retried while the send queue is full), and a listener that
+     * reads each message in place gets them all, in order, with their immediate data; the
+     * copying onMessage is not called.
      */
     @Test
-    void sendsCompleteForStagesAndPollersWhileThePeerIsSilent() throws Exception {
-        pair.close();
-        pair = null;
-        CompletionLoop serverLoop = CompletionLoop.start(mode());
-        try (CompletionLoop clientLoop = CompletionLoop.start(mode())) {
-            pair = ChannelPair.open(address(), config(serverLoop), clientConfig(clientLoop));
-            sendsCompleteWhileThePeerIsSilent();
-            pair.client().close(); // before its loop stops
+    void offeredMessagesReachAListenerThatReadsThemInPlace() throws Exception {
+        int n = messageCount();
+        int[] values = new int[n];
+        int[] immediates = new int[n];
+        int[] count = {0};
+        CountDownLatch all = new CountDownLatch(n);
+        CountDownLatch copied = new CountDownLatch(1);
+        pair.server().setListener(new ChannelListener() {
+            @Override
+            public void onMessage(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
+                                  int immediate) {
+                int i = count[0]++; // loop thread only
+                values[i] = length == 4 && hasImmediate ? buffer.get(INT, offset) : -1;
+                immediates[i] = immediate;
+                all.countDown();
+            }
+
+            @Override
+            public void onMessage(Channel channel, ChannelMessage message) {
+                copied.countDown();
+            }
+        });
+        for (int i = 0; i < n; i++) {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!pair.client().offer(number(i), true, 1000 + i)) {
+                assertTrue(System.nanoTime() < deadline, "the send queue stayed full");
+                Thread.onSpinWait();
+            }
         }
-    }
-
-    private void sendsCompleteWhileThePeerIsSilent() throws Exception {
-        CountDownLatch staged = new CountDownLatch(1);
-        letTheLoopSleep();
-        pair.client().send(number(1)).thenRun(staged::countDown);
-        assertTrue(staged.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the stage of a send never ran");
-
-        letTheLoopSleep();
-        CompletableFuture<Void> polled = pair.client().send(number(2));
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!polled.isDone()) {
-            assertTrue(System.nanoTime() < deadline, "a polled send never completed");
-            Thread.sleep(1);
+        assertTrue(all.await(WAIT.toSeconds(), TimeUnit.SECONDS), count[0] + " of " + n + " offered messages arrived");
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, values[i], "message " + i);
+            assertEquals(1000 + i, immediates[i], "immediate data of message " + i);
         }
-        assertFalse(polled.isCompletedExceptionally());
-
-        CompletableFuture<Void> plain = new CompletableFuture<>();
-        letTheLoopSleep();
-        pair.client().send(number(3)).whenComplete((v, e) -> plain.complete(null));
-        plain.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        for (int i = 1; i <= 3; i++) {
-            assertEquals(i, await(pair.server().receive()).data().get(INT, 0));
-        }
-    }
-
-    /**
-     * The case above is a loop asleep in epoll_wait: a loop that application threads drove
-     * looks at its queues every 10 ms for 10 ms after the last one left, and would hide it.
-     */
-    private static void letTheLoopSleep() throws InterruptedException {
-        Thread.sleep(100);
+        assertEquals(1, copied.getCount(), "the copying onMessage was called");
+        pair.client().close();
+        assertThrows(ChannelException.class, () -> pair.client().offer(number(0), false, 0));
     }
 
     @Test

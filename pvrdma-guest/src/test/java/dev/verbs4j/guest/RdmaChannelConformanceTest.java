@@ -1,7 +1,15 @@
 package dev.verbs4j.guest;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.verbs4j.guest.loop.CompletionLoop;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,5 +51,56 @@ class RdmaChannelConformanceTest extends ChannelConformanceSuite {
     @Override
     int maxMessage() {
         return 16 * 1024;
+    }
+
+    /**
+     * Nobody waits on these sends' futures and the peer answers nothing: a stage made from one,
+     * a thread polling one and a plain future over one still see them complete. (A loop that
+     * sleeps until the peer's next message must not sleep through its own completions for good.)
+     * The client has a loop of its own here, which nothing from the server wakes. (RDMA only: a
+     * loop sleeping for solicited completions is what could miss them; TCP has no such sleep.)
+     */
+    @Test
+    void sendsCompleteForStagesAndPollersWhileThePeerIsSilent() throws Exception {
+        pair.close();
+        pair = null;
+        CompletionLoop serverLoop = CompletionLoop.start(mode());
+        try (CompletionLoop clientLoop = CompletionLoop.start(mode())) {
+            pair = ChannelPair.open(address(), config(serverLoop), clientConfig(clientLoop));
+            sendsCompleteWhileThePeerIsSilent();
+            pair.client().close(); // before its loop stops
+        }
+    }
+
+    private void sendsCompleteWhileThePeerIsSilent() throws Exception {
+        CountDownLatch staged = new CountDownLatch(1);
+        letTheLoopSleep();
+        pair.client().send(number(1)).thenRun(staged::countDown);
+        assertTrue(staged.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the stage of a send never ran");
+
+        letTheLoopSleep();
+        CompletableFuture<Void> polled = pair.client().send(number(2));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!polled.isDone()) {
+            assertTrue(System.nanoTime() < deadline, "a polled send never completed");
+            Thread.sleep(1);
+        }
+        assertFalse(polled.isCompletedExceptionally());
+
+        CompletableFuture<Void> plain = new CompletableFuture<>();
+        letTheLoopSleep();
+        pair.client().send(number(3)).whenComplete((v, e) -> plain.complete(null));
+        plain.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(i, await(pair.server().receive()).data().get(INT, 0));
+        }
+    }
+
+    /**
+     * The case above is a loop asleep in epoll_wait: a loop that application threads drove
+     * looks at its queues every 10 ms for 10 ms after the last one left, and would hide it.
+     */
+    private static void letTheLoopSleep() throws InterruptedException {
+        Thread.sleep(100);
     }
 }

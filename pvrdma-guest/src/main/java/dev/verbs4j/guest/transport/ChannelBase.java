@@ -59,7 +59,8 @@ abstract class ChannelBase implements Channel {
     /**
      * Starts sending; the credit is taken. Implementations end {@code done} and give the credit
      * back (through {@link #operations} once they registered the operation there), and report
-     * failures that way, never by throwing.
+     * failures that way, never by throwing. {@code done} is null for {@link #offer}: nothing to
+     * complete, and a failure ends the channel.
      */
     abstract void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done);
 
@@ -100,6 +101,17 @@ abstract class ChannelBase implements Channel {
     @Override
     public CompletableFuture<Void> trySend(MemorySegment message, boolean hasImmediate, int immediate) {
         return send(message, hasImmediate, immediate, false);
+    }
+
+    @Override
+    public boolean offer(MemorySegment message, boolean hasImmediate, int immediate) {
+        checkOpen();
+        RegionBounds.checkMessage(message, maxMessageSize);
+        if (!credits.tryAcquire()) {
+            return false;
+        }
+        startSend(message, hasImmediate, immediate, null);
+        return true;
     }
 
     private CompletableFuture<Void> send(MemorySegment message, boolean hasImmediate, int immediate, boolean wait) {

@@ -6,6 +6,7 @@ import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.loop.CompletionLoop;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 
@@ -59,10 +60,21 @@ final class ChannelInbox {
         }
     }
 
-    /** A whole message arrived (loop thread). */
-    void deliver(Channel channel, ChannelMessage message) {
+    /**
+     * A whole message arrived at {@code [offset, offset + length)} of {@code buffer}, valid
+     * during this call (loop thread): a listener reads it there, a receive gets a copy.
+     */
+    void deliver(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate, int immediate) {
         ChannelListener l;
-        CompletableFuture<ChannelMessage> f = null;
+        synchronized (this) {
+            l = listener;
+        }
+        if (l != null) {
+            l.onMessage(channel, buffer, offset, length, hasImmediate, immediate);
+            return;
+        }
+        ChannelMessage message = ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate);
+        CompletableFuture<ChannelMessage> f;
         synchronized (this) {
             l = listener;
             if (l == null) {
@@ -71,10 +83,12 @@ final class ChannelInbox {
                     arrived.add(message);
                     return;
                 }
+            } else {
+                f = null;
             }
         }
         if (l != null) {
-            l.onMessage(channel, message);
+            l.onMessage(channel, message); // set meanwhile
         } else {
             f.complete(message);
         }

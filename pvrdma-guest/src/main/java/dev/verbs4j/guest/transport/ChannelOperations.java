@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 final class ChannelOperations {
     private static final int SLOT_BITS = 20;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    /** Stands for the missing future of an offered send: nobody to complete, nobody waiting. */
+    private static final CompletableFuture<Void> NO_FUTURE = new CompletableFuture<>();
 
     private final ChannelSendCredits credits;
     private final CompletableFuture<?>[] futures;
@@ -43,7 +45,10 @@ final class ChannelOperations {
         return (int) (id & SLOT_MASK);
     }
 
-    /** Registers an operation whose credit the caller holds; returns its id (never 0, below bit 62). */
+    /**
+     * Registers an operation whose credit the caller holds, with its future (null for a send
+     * that has none, {@link dev.verbs4j.guest.Channel#offer}); returns its id (never 0, below bit 62).
+     */
     synchronized long add(CompletableFuture<Void> future) {
         if (freeCount == 0) {
             throw new IllegalStateException("more operations than send credits");
@@ -51,7 +56,7 @@ final class ChannelOperations {
         int slot = free[--freeCount];
         long id = (++generation << SLOT_BITS) | slot;
         ids[slot] = id;
-        futures[slot] = future;
+        futures[slot] = future == null ? NO_FUTURE : future;
         return id;
     }
 
@@ -61,7 +66,9 @@ final class ChannelOperations {
         CompletableFuture<Void> f = (CompletableFuture<Void>) take(id);
         if (f != null) {
             credits.release();
-            f.complete(null);
+            if (f != NO_FUTURE) {
+                f.complete(null);
+            }
         }
     }
 
@@ -70,7 +77,9 @@ final class ChannelOperations {
         CompletableFuture<?> f = take(id);
         if (f != null) {
             credits.release();
-            f.completeExceptionally(e);
+            if (f != NO_FUTURE) {
+                f.completeExceptionally(e);
+            }
         }
     }
 
@@ -89,7 +98,7 @@ final class ChannelOperations {
     /** Whether anyone waits for an operation in flight ({@link CompletionLoop#isAwaited}). */
     synchronized boolean anyAwaited() {
         for (CompletableFuture<?> f : futures) {
-            if (f != null && CompletionLoop.isAwaited(f)) {
+            if (f != null && f != NO_FUTURE && CompletionLoop.isAwaited(f)) {
                 return true;
             }
         }

@@ -3,7 +3,6 @@ package dev.verbs4j.guest.transport;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
-import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.RemoteRegion;
 import dev.verbs4j.guest.TransportChoice;
@@ -334,19 +333,21 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             int length = batch.byteLength(i);
             boolean hasImmediate = batch.opcodeEnum(i) == WcOpcode.RECV && batch.hasImmediate(i);
             int immediate = hasImmediate ? batch.immediateData(i) : 0;
-            byte[] copy = new byte[length];
-            MemorySegment.copy(receiveBuffers.memory(), ValueLayout.JAVA_BYTE, (long) slot * maxMessageSize, copy, 0,
-                    length);
+            if (probing && hasImmediate && immediate == PROBE && length == 0) {
+                probeReceived = true;
+            } else {
+                // read in place (or copied for a receive); the slot is posted again only after
+                inbox.deliver(this, receiveBuffers.memory(), (long) slot * maxMessageSize, length, hasImmediate,
+                        immediate);
+            }
+            if (endCause() != null) {
+                return; // ended from the delivery: its resources are gone
+            }
             try {
                 postReceive(slot);
             } catch (RuntimeException e) {
                 fail(new ChannelException(ChannelError.TRANSPORT, "re-posting a receive failed: " + e.getMessage(), e));
                 return;
-            }
-            if (probing && hasImmediate && immediate == PROBE && length == 0) {
-                probeReceived = true;
-            } else {
-                inbox.deliver(this, new ChannelMessage(MemorySegment.ofArray(copy), hasImmediate, immediate));
             }
         }
     }

@@ -3,7 +3,6 @@ package dev.verbs4j.guest.transport;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
-import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.RemoteRegion;
 import dev.verbs4j.guest.TransportChoice;
@@ -87,7 +86,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 int h = TcpFrame.message(header, message.byteSize(), hasImmediate, immediate);
                 if (enqueue(h, message, null)) {
                     credits.release(); // it went at once: nothing to track
-                    done.complete(null);
+                    if (done != null) {
+                        done.complete(null);
+                    }
                 } else {
                     long id = operations.add(done); // under the lock: the mark is where this frame ends
                     outbound.mark(() -> operations.complete(id));
@@ -95,7 +96,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
             }
         } catch (ChannelException e) {
             credits.release();
-            done.completeExceptionally(e);
+            if (done != null) {
+                done.completeExceptionally(e);
+            }
         }
         afterWrite();
     }
@@ -330,9 +333,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
             case TcpFrame.MESSAGE -> {
                 boolean hasImmediate = (in.get(ValueLayout.JAVA_BYTE, at + 1) & 1) != 0;
                 int immediate = in.get(TcpFrame.INT, at + 2);
-                byte[] copy = new byte[length - 6];
-                MemorySegment.copy(in, ValueLayout.JAVA_BYTE, at + 6, copy, 0, copy.length);
-                inbox.deliver(this, new ChannelMessage(MemorySegment.ofArray(copy), hasImmediate, immediate));
+                inbox.deliver(this, in, at + 6, length - 6, hasImmediate, immediate);
             }
             case TcpFrame.WRITE -> serveWrite(in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
                     in.get(TcpFrame.INT, at + 17), at + 21, length - 21);

@@ -1,0 +1,146 @@
+package dev.verbs4j.benchmarks.jmh;
+
+import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelConfig;
+import dev.verbs4j.guest.ChannelConnector;
+import dev.verbs4j.guest.ChannelListener;
+import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ChannelServer;
+import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.TransportPreference;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * One message out and back over a channel pair on loopback, TCP (no device needed) or RDMA, each
+ * end on its own EVENT loop, through the two ways of using a channel: {@code offerAndReadInPlace}
+ * ({@link Channel#offer} and a listener that reads each message where it arrived: the GC
+ * profiler should report ≈ 0 B/op, both ends and both loops counted) and {@code sendAndReceive}
+ * ({@link Channel#send} and {@link Channel#receive} futures, each message a copy of its own).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
+public class ChannelRoundTripBenchmark {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Param({"64", "4096"})
+    public int size;
+
+    /** tcp runs anywhere; rdma needs the rig's device (-p transport=tcp on a host without one). */
+    @Param({"tcp", "rdma"})
+    public String transport;
+
+    private Channel server;
+    private Channel client;
+    private Arena arena;
+    private MemorySegment payload;
+    /** Replies the client's listener has seen (its loop thread writes, the benchmark thread reads). */
+    private volatile long replies;
+    private long expected;
+
+    @Setup(Level.Trial)
+    public void open(BenchmarkParams params) throws Exception {
+        open(params.getBenchmark().endsWith("offerAndReadInPlace"));
+    }
+
+    /** Connects the pair; {@code inPlace}: the client takes replies with a listener, not receive(). */
+    void open(boolean inPlace) throws Exception {
+        TransportPreference preference = "rdma".equals(transport) ? TransportPreference.RDMA : TransportPreference.TCP;
+        ChannelConfig config = ChannelConfig.defaults().transport(preference).mode(CompletionMode.EVENT)
+                .maxMessageSize(size);
+        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
+            CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
+            server = listener.accept(WAIT);
+            client = connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+        arena = Arena.ofShared();
+        payload = arena.allocate(size).fill((byte) 0x5A);
+        server.setListener(new InPlaceEcho(arena.allocate(size)));
+        if (inPlace) {
+            client.setListener(new ReplyCounter()); // sendAndReceive takes its replies with receive()
+        }
+    }
+
+    /** Offers a message and spins until the echo has reached the client's in-place listener. */
+    @Benchmark
+    public long offerAndReadInPlace() {
+        expected++;
+        while (!client.offer(payload, false, 0)) {
+            Thread.onSpinWait();
+        }
+        while (replies < expected) {
+            Thread.onSpinWait();
+        }
+        return expected;
+    }
+
+    /** Sends with a future and waits on a receive future for the echo. */
+    @Benchmark
+    public int sendAndReceive() throws Exception {
+        CompletableFuture<ChannelMessage> reply = client.receive();
+        client.send(payload);
+        return reply.get(WAIT.toSeconds(), TimeUnit.SECONDS).length();
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        client.close();
+        server.close();
+        arena.close();
+    }
+
+    /** The server's end: copies each message into one reply buffer and offers it back. */
+    private static final class InPlaceEcho implements ChannelListener {
+        private final MemorySegment reply;
+
+        InPlaceEcho(MemorySegment reply) {
+            this.reply = reply;
+        }
+
+        @Override
+        public void onMessage(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
+                              int immediate) {
+            MemorySegment.copy(buffer, offset, reply, 0, length); // offer copies too: the reply buffer is free again
+            if (!channel.offer(reply, false, 0)) {
+                throw new IllegalStateException("the echo's send queue is full");
+            }
+        }
+
+        @Override
+        public void onMessage(Channel channel, ChannelMessage message) {
+            throw new IllegalStateException("the in-place listener was handed a copy");
+        }
+    }
+
+    /** The client's end for offerAndReadInPlace: counts the echoes, reading nothing. */
+    private final class ReplyCounter implements ChannelListener {
+        @Override
+        public void onMessage(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
+                              int immediate) {
+            replies++; // one loop thread writes
+        }
+
+        @Override
+        public void onMessage(Channel channel, ChannelMessage message) {
+            throw new IllegalStateException("the in-place listener was handed a copy");
+        }
+    }
+}
