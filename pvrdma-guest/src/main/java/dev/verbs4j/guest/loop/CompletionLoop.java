@@ -84,14 +84,13 @@ public final class CompletionLoop implements AutoCloseable {
      * control sockets and wake-ups are there), and how often a spinning loop thread yields: both
      * are system calls, and under emulation they cost more than the CQ poll they sat beside.
      */
-    static final long SPIN_EPOLL_INTERVAL_MICROS = 100;
+    private static final long SPIN_SYSCALL_INTERVAL_NANOS = 100_000;
     /**
      * How long a loop armed for solicited completions only sleeps at most while a source's own
      * requests are in flight: nobody waits for them, but a stage made from one (or a thread on
      * a stage) should see it complete.
      */
     public static final int OWN_COMPLETIONS_MAX_DELAY_MILLIS = 2;
-    private static final long SPIN_EPOLL_INTERVAL_NANOS = SPIN_EPOLL_INTERVAL_MICROS * 1000;
 
     private static final int UNARMED = 0, ARMED_SOLICITED = 1, ARMED_ALL = 2;
 
@@ -553,9 +552,12 @@ public final class CompletionLoop implements AutoCloseable {
                 } finally {
                     pass.unlock();
                 }
-                if (idleSpin && !nap && System.nanoTime() - lastYield >= SPIN_EPOLL_INTERVAL_NANOS) {
-                    lastYield = System.nanoTime();
-                    Thread.yield(); // a spinning loop lets a runnable application thread have its CPU
+                if (idleSpin && !nap) {
+                    long now = System.nanoTime();
+                    if (now - lastYield >= SPIN_SYSCALL_INTERVAL_NANOS) {
+                        lastYield = now;
+                        Thread.yield(); // a spinning loop lets a runnable application thread have its CPU
+                    }
                 }
             }
         } catch (Throwable t) {
@@ -598,7 +600,7 @@ public final class CompletionLoop implements AutoCloseable {
         int ready;
         if (!mustNotSleep) {
             ready = block(now, maxSleepMillis);
-        } else if (messageFds > 0 || maxSleepMillis == NEVER_BLOCK || now - lastEpollLook >= SPIN_EPOLL_INTERVAL_NANOS) {
+        } else if (messageFds > 0 || maxSleepMillis == NEVER_BLOCK || now - lastEpollLook >= SPIN_SYSCALL_INTERVAL_NANOS) {
             lastEpollLook = now;
             ready = epoll.await(0);
         } else {

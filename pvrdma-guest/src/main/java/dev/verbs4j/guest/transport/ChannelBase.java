@@ -105,9 +105,7 @@ abstract class ChannelBase implements Channel {
 
     @Override
     public boolean offer(MemorySegment message, boolean hasImmediate, int immediate) {
-        checkOpen();
-        RegionBounds.checkMessage(message, maxMessageSize);
-        if (!credits.tryAcquire()) {
+        if (!takeSendCredit(message, false)) {
             return false;
         }
         startSend(message, hasImmediate, immediate, null);
@@ -115,16 +113,23 @@ abstract class ChannelBase implements Channel {
     }
 
     private CompletableFuture<Void> send(MemorySegment message, boolean hasImmediate, int immediate, boolean wait) {
-        checkOpen();
-        RegionBounds.checkMessage(message, maxMessageSize);
-        if (wait) {
-            credits.acquire();
-        } else if (!credits.tryAcquire()) {
+        if (!takeSendCredit(message, wait)) {
             return null;
         }
         CompletableFuture<Void> done = loop.newFuture();
         startSend(message, hasImmediate, immediate, done);
         return done;
+    }
+
+    /** Checks a message to send and takes its credit, waiting for one if {@code wait}; false if none is free. */
+    private boolean takeSendCredit(MemorySegment message, boolean wait) {
+        checkOpen();
+        RegionBounds.checkMessage(message, maxMessageSize);
+        if (wait) {
+            credits.acquire();
+            return true;
+        }
+        return credits.tryAcquire();
     }
 
     @Override

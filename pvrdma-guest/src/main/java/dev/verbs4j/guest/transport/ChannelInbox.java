@@ -19,7 +19,8 @@ final class ChannelInbox {
     private final CompletionLoop loop;
     private final ArrayDeque<ChannelMessage> arrived = new ArrayDeque<>();
     private final ArrayDeque<CompletableFuture<ChannelMessage>> waiting = new ArrayDeque<>();
-    private ChannelListener listener;
+    /** Written under the lock; read without it on the delivery path (the common case needs no lock). */
+    private volatile ChannelListener listener;
     private ChannelException end;
     private boolean endNotified;
 
@@ -65,10 +66,7 @@ final class ChannelInbox {
      * during this call (loop thread): a listener reads it there, a receive gets a copy.
      */
     void deliver(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate, int immediate) {
-        ChannelListener l;
-        synchronized (this) {
-            l = listener;
-        }
+        ChannelListener l = listener;
         if (l != null) {
             l.onMessage(channel, buffer, offset, length, hasImmediate, immediate);
             return;

@@ -60,6 +60,23 @@ final class ChannelOperations {
         return id;
     }
 
+    /**
+     * Ends a send that was never registered (it went out at once, or failed first): gives its
+     * credit back and completes {@code done} (null for an offered send), exceptionally if
+     * {@code failure} is not null.
+     */
+    void endUntracked(CompletableFuture<Void> done, ChannelException failure) {
+        credits.release();
+        if (done == null) {
+            return;
+        }
+        if (failure == null) {
+            done.complete(null);
+        } else {
+            done.completeExceptionally(failure);
+        }
+    }
+
     /** Completes the operation {@code id} (nothing if it already ended) and gives its credit back. */
     void complete(long id) {
         @SuppressWarnings("unchecked")

@@ -336,7 +336,7 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
             if (probing && hasImmediate && immediate == PROBE && length == 0) {
                 probeReceived = true;
             } else {
-                // read in place (or copied for a receive); the slot is posted again only after
+                // read in place (or copied for a receive): the slot is posted again only after this
                 inbox.deliver(this, receiveBuffers.memory(), (long) slot * maxMessageSize, length, hasImmediate,
                         immediate);
             }

@@ -85,20 +85,14 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 checkWritable();
                 int h = TcpFrame.message(header, message.byteSize(), hasImmediate, immediate);
                 if (enqueue(h, message, null)) {
-                    credits.release(); // it went at once: nothing to track
-                    if (done != null) {
-                        done.complete(null);
-                    }
+                    operations.endUntracked(done, null); // it went at once: nothing to track
                 } else {
                     long id = operations.add(done); // under the lock: the mark is where this frame ends
                     outbound.mark(() -> operations.complete(id));
                 }
             }
         } catch (ChannelException e) {
-            credits.release();
-            if (done != null) {
-                done.completeExceptionally(e);
-            }
+            operations.endUntracked(done, e);
         }
         afterWrite();
     }
