@@ -2,12 +2,11 @@ package dev.verbs4j.benchmarks.jmh;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
-import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.benchmarks.modes.LoopbackChannelPair;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -47,6 +46,7 @@ public class ChannelRoundTripBenchmark {
     @Param({"tcp", "rdma"})
     public String transport;
 
+    private LoopbackChannelPair pair;
     private Channel server;
     private Channel client;
     private Arena arena;
@@ -65,12 +65,9 @@ public class ChannelRoundTripBenchmark {
         TransportPreference preference = "rdma".equals(transport) ? TransportPreference.RDMA : TransportPreference.TCP;
         ChannelConfig config = ChannelConfig.defaults().transport(preference).mode(CompletionMode.EVENT)
                 .maxMessageSize(size);
-        try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
-            CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
-                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
-            server = listener.accept(WAIT);
-            client = connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        }
+        pair = LoopbackChannelPair.open(config);
+        server = pair.server();
+        client = pair.client();
         arena = Arena.ofShared();
         payload = arena.allocate(size).fill((byte) 0x5A);
         server.setListener(new InPlaceEcho(arena.allocate(size)));
@@ -102,8 +99,7 @@ public class ChannelRoundTripBenchmark {
 
     @TearDown(Level.Trial)
     public void close() {
-        client.close();
-        server.close();
+        pair.close();
         arena.close();
     }
 

@@ -2,17 +2,13 @@ package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
-import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One stream over the TCP channel on loopback: the client sends {@code count} messages (send()
@@ -20,13 +16,12 @@ import java.util.concurrent.TimeUnit;
  * them all. Each end has its own completion loop, as two processes would. Setup is not timed.
  */
 final class ChannelStream {
-    private static final Duration WAIT = Duration.ofMinutes(10);
 
     private ChannelStream() {}
 
     /** Payload megabytes (10^6 bytes) per second. */
     static double megabytesPerSecond(int size, int count, CompletionMode mode) throws Exception {
-        try (LoopbackPair pair = LoopbackPair.open(size, mode);
+        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
              Arena arena = Arena.ofConfined()) {
             pair.server().setListener(new Counter(count));
             CompletableFuture<ChannelMessage> allArrived = pair.client().receive();
@@ -47,7 +42,7 @@ final class ChannelStream {
      * it on its loop. Returns the median in microseconds; the first {@code count / 10} are warm-up.
      */
     static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
-        try (LoopbackPair pair = LoopbackPair.open(size, mode);
+        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
              Arena arena = Arena.ofConfined()) {
             pair.server().setListener((channel, message) -> channel.send(message.data()));
             MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
@@ -66,32 +61,8 @@ final class ChannelStream {
         }
     }
 
-    /** A TCP channel pair on loopback, each end on its own completion loop (as two processes would be). */
-    private record LoopbackPair(Channel server, Channel client) implements AutoCloseable {
-        static LoopbackPair open(int size, CompletionMode mode) throws Exception {
-            ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode)
-                    .maxMessageSize(size);
-            try (ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, config)) {
-                CompletableFuture<Channel> connecting = CompletableFuture.supplyAsync(
-                        () -> ChannelConnector.connect("127.0.0.1", listener.port(), config));
-                Channel server = listener.accept(WAIT);
-                try {
-                    return new LoopbackPair(server, connecting.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-                } catch (Exception e) {
-                    server.close();
-                    throw e;
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                client.close();
-            } finally {
-                server.close();
-            }
-        }
+    private static ChannelConfig tcp(int size, CompletionMode mode) {
+        return ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode).maxMessageSize(size);
     }
 
     /** Counts messages on the server's loop and answers with an empty message after the last. */
