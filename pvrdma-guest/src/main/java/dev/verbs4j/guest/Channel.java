@@ -111,7 +111,8 @@ public interface Channel extends AutoCloseable {
     /**
      * Delivers every further message (and the end of the channel) to {@code listener}, where the
      * completion loop runs: its thread, or an application thread that drives it while it waits
-     * (see the package comment).
+     * (see the package comment). Messages that arrived before and wait for a receive go to it
+     * first, in order, through the same method as the rest.
      *
      * @param listener the listener; it must not block
      */

@@ -54,7 +54,7 @@ final class ChannelInbox {
             endNotified |= ended;
         }
         for (ChannelMessage m : backlog) {
-            l.onMessage(channel, m);
+            deliverTo(l, channel, m); // arrived before the listener: through the same method as the rest
         }
         if (ended) {
             l.onClosed(channel, orderly(end) ? null : end);
@@ -86,10 +86,19 @@ final class ChannelInbox {
             }
         }
         if (l != null) {
-            l.onMessage(channel, message); // set meanwhile
+            deliverTo(l, channel, message); // set meanwhile
         } else {
             f.complete(message);
         }
+    }
+
+    /**
+     * A message kept as a copy goes to a listener through the in-place method too, which a
+     * listener that reads in place overrides (and need not implement the other); the default
+     * one copies it once more.
+     */
+    private static void deliverTo(ChannelListener l, Channel channel, ChannelMessage m) {
+        l.onMessage(channel, m.data(), 0, m.length(), m.hasImmediate(), m.immediate());
     }
 
     /** The channel ended; {@code cause} says how (PEER_CLOSED/CLOSED for orderly ends). */
