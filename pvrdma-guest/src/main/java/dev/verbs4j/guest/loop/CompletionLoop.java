@@ -695,6 +695,8 @@ public final class CompletionLoop implements AutoCloseable {
         int ready = epoll.await(timeout);
         nextWakeup.set(AWAKE);
         wakeups++;
+        // the set was just looked at: the pass that handles this wake-up's work need not look again
+        lastEpollLook = System.nanoTime();
         return ready;
     }
 
