@@ -69,7 +69,7 @@ class WrongPeerInteropTest {
         Run java = javaIsServer ? server : client;
         Run c = javaIsServer ? client : server;
         awaitOutput(java, "remote address:");
-        Thread.sleep(2000); // let traffic flow
+        Thread.sleep(1000); // let traffic flow: the kill must land mid-run, not before the first exchange
         c.kill();
         Result r = java.await(BOUND_SECONDS);
         r.assertFailure();
@@ -78,7 +78,7 @@ class WrongPeerInteropTest {
 
     private static List<String> javaArgs(String command, List<String> common, String host) {
         List<String> args = new java.util.ArrayList<>(common);
-        args.addAll(List.of("--timeout", "10"));
+        args.addAll(List.of("--timeout", "5"));
         if (host != null) {
             args.add(host);
         }
