@@ -2,7 +2,6 @@ package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
@@ -67,7 +66,7 @@ final class ChannelStream {
     }
 
     /** Echoes each message on the server's loop, read in place and offered back. */
-    private static final class Echo implements ChannelListener {
+    private static final class Echo implements InPlaceListener {
         @Override
         public void onMessage(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
                               int immediate) {
@@ -75,18 +74,13 @@ final class ChannelStream {
                 throw new IllegalStateException("the send queue is full with one echo out");
             }
         }
-
-        @Override
-        public void onMessage(Channel channel, ChannelMessage message) {
-            throw new AssertionError("the in-place onMessage is the one the channel calls");
-        }
     }
 
     /**
      * Counts messages on the server's loop, where they arrive (as the NIO baseline's reader reads
      * into one buffer and copies nothing), and answers with an empty message after the last.
      */
-    private static final class Counter implements ChannelListener {
+    private static final class Counter implements InPlaceListener {
         private final int expected;
         private int seen;
 
@@ -100,11 +94,6 @@ final class ChannelStream {
             if (++seen == expected) {
                 channel.send(MemorySegment.NULL);
             }
-        }
-
-        @Override
-        public void onMessage(Channel channel, ChannelMessage message) {
-            throw new AssertionError("the in-place onMessage is the one the channel calls");
         }
     }
 }

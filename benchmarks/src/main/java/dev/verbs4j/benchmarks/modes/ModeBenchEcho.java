@@ -2,8 +2,6 @@ package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelException;
-import dev.verbs4j.guest.ChannelListener;
-import dev.verbs4j.guest.ChannelMessage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * are read where they arrive and echoed with {@link Channel#offer}: no copy into a message of
  * their own, no future.
  */
-final class ModeBenchEcho implements ChannelListener {
+final class ModeBenchEcho implements InPlaceListener {
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
@@ -52,11 +50,6 @@ final class ModeBenchEcho implements ChannelListener {
         } catch (RuntimeException e) {
             ended.completeExceptionally(e);
         }
-    }
-
-    @Override
-    public void onMessage(Channel channel, ChannelMessage message) {
-        throw new AssertionError("the in-place onMessage is the one the channel calls");
     }
 
     @Override

@@ -2,8 +2,6 @@ package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelException;
-import dev.verbs4j.guest.ChannelListener;
-import dev.verbs4j.guest.ChannelMessage;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
@@ -15,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * garbage-free calls, as a program that answers on the loop would: echoes are read where they
  * arrive and pings are offered from native memory, with no future to complete.
  */
-final class ModeBenchPing implements ChannelListener {
+final class ModeBenchPing implements InPlaceListener {
     /** What one run measured: round-trip nanoseconds and the CPU nanoseconds of both processes. */
     record Result(long[] roundTrips, long clientCpuNanos, long serverCpuNanos) {}
 
@@ -79,11 +77,6 @@ final class ModeBenchPing implements ChannelListener {
         } catch (ChannelException e) {
             result.completeExceptionally(e);
         }
-    }
-
-    @Override
-    public void onMessage(Channel channel, ChannelMessage message) {
-        throw new AssertionError("the in-place onMessage is the one the channel calls");
     }
 
     @Override
