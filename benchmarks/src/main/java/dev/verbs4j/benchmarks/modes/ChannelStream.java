@@ -18,9 +18,12 @@ final class ChannelStream {
 
     private ChannelStream() {}
 
-    /** Payload megabytes (10^6 bytes) per second. */
-    static double megabytesPerSecond(int size, int count, CompletionMode mode) throws Exception {
-        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
+    /**
+     * Payload megabytes (10^6 bytes) per second. {@code noDelay}: the channels' TCP_NODELAY (their
+     * default); off, Nagle packs the small messages as it does for plain NIO.
+     */
+    static double megabytesPerSecond(int size, int count, CompletionMode mode, boolean noDelay) throws Exception {
+        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode).tcpNoDelay(noDelay));
              Arena arena = Arena.ofConfined()) {
             pair.server().setListener(new Counter(count));
             CompletableFuture<ChannelMessage> allArrived = pair.client().receive();

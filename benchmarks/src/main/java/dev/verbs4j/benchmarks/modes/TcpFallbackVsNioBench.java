@@ -9,15 +9,17 @@ import java.util.Locale;
 
 /**
  * {@code verbs4j tcp-vs-nio}: the TCP fallback channel's stream throughput next to a plain NIO
- * socket loop, same sizes and counts, on loopback in this one process (and next to that loop with
- * TCP_NODELAY set, as the channel sets it: like for like), then the round trip of
- * each (one message out and back at a time, {@code --rtt-iters} of them). Per size: a warm-up pass
- * of each (not reported), then {@code rounds} alternating passes; each column is their median.
+ * socket loop, same sizes and counts, on loopback in this one process, like for like twice: with
+ * Nagle on in both (the channel configured with {@code tcpNoDelay(false)}, NIO's default), and
+ * with TCP_NODELAY in both (the channel's default). Then the round trip of each, TCP_NODELAY in
+ * both (one message out and back at a time, {@code --rtt-iters} of them). Per size: a warm-up
+ * pass of each (not reported), then {@code rounds} alternating passes; each column is their median.
  */
 public final class TcpFallbackVsNioBench {
-    static final String HEADER = "| bytes | TCP channel MB/s | plain NIO MB/s | ratio | NIO with TCP_NODELAY MB/s "
-            + "| ratio | TCP channel RTT p50 µs | plain NIO RTT p50 µs | ratio |\n"
-            + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+    static final String HEADER = "| bytes | channel MB/s | plain NIO MB/s | ratio "
+            + "| channel, TCP_NODELAY MB/s | NIO, TCP_NODELAY MB/s | ratio "
+            + "| channel RTT p50 µs | NIO RTT p50 µs | ratio |\n"
+            + "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
     private TcpFallbackVsNioBench() {}
 
@@ -37,28 +39,32 @@ public final class TcpFallbackVsNioBench {
         out.println(HEADER);
         for (int size : o.sizes()) {
             int warmup = Math.max(1, o.count() / 5);
-            ChannelStream.megabytesPerSecond(size, warmup, o.mode());
+            ChannelStream.megabytesPerSecond(size, warmup, o.mode(), false);
+            ChannelStream.megabytesPerSecond(size, warmup, o.mode(), true);
             NioStream.megabytesPerSecond(size, warmup, false);
             NioStream.megabytesPerSecond(size, warmup, true);
             double[] channel = new double[o.rounds()];
             double[] nio = new double[o.rounds()];
+            double[] channelNoDelay = new double[o.rounds()];
             double[] nioNoDelay = new double[o.rounds()];
             double[] channelRtt = new double[o.rounds()];
             double[] nioRtt = new double[o.rounds()];
             for (int r = 0; r < o.rounds(); r++) { // alternate, so drift in the machine hits both alike
-                channel[r] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode());
+                channel[r] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode(), false);
                 nio[r] = NioStream.megabytesPerSecond(size, o.count(), false);
+                channelNoDelay[r] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode(), true);
                 nioNoDelay[r] = NioStream.megabytesPerSecond(size, o.count(), true);
                 channelRtt[r] = ChannelStream.roundTripP50Micros(size, o.roundTrips(), o.mode());
                 nioRtt[r] = NioStream.roundTripP50Micros(size, o.roundTrips());
             }
             double c = median(channel);
             double n = median(nio);
+            double cd = median(channelNoDelay);
             double nd = median(nioNoDelay);
             double cr = median(channelRtt);
             double nr = median(nioRtt);
-            out.println(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.3f | %.1f | %.3f | %.1f | %.1f | %.3f |", size,
-                    c, n, c / n, nd, c / nd, cr, nr, cr / nr));
+            out.println(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f |",
+                    size, c, n, c / n, cd, nd, cd / nd, cr, nr, cr / nr));
         }
     }
 

@@ -53,8 +53,8 @@ class ModesBenchSmokeTest {
                 new PrintStream(bytes, true));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(4, lines.size(), String.join("\n", lines));
-        assertTrue(lines.get(2).matches("\\| 64 \\| (" + NUMBER + " \\| ){7}" + NUMBER + " \\|"), lines.get(2));
-        assertTrue(lines.get(3).matches("\\| 4096 \\| (" + NUMBER + " \\| ){7}" + NUMBER + " \\|"), lines.get(3));
+        assertTrue(lines.get(2).matches("\\| 64 \\| (" + NUMBER + " \\| ){8}" + NUMBER + " \\|"), lines.get(2));
+        assertTrue(lines.get(3).matches("\\| 4096 \\| (" + NUMBER + " \\| ){8}" + NUMBER + " \\|"), lines.get(3));
     }
 
     /** The client, retried while the server thread is not listening yet. */

@@ -150,6 +150,16 @@ public final class NativeSocket implements AutoCloseable {
         setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
     }
 
+    /** TCP_NODELAY on (each write goes out at once) or off (Nagle packs small writes). */
+    public void setNoDelay(boolean noDelay) {
+        setOption(IPPROTO_TCP, TCP_NODELAY, noDelay ? 1 : 0);
+    }
+
+    /** Whether TCP_NODELAY is on. */
+    public boolean noDelay() {
+        return getOption(IPPROTO_TCP, TCP_NODELAY) != 0;
+    }
+
     public int localPort() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = arena.allocate(SocketAddresses.MAX_SIZE, 4);

@@ -66,8 +66,16 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     static TcpChannel start(NativeSocket socket, TransportChoice choice, int maxMessageSize, ChannelConfig config,
                             CompletionLoop loop, boolean ownsLoop) {
         TcpChannel channel = new TcpChannel(socket, choice, maxMessageSize, config, loop, ownsLoop);
+        if (!config.tcpNoDelay()) {
+            socket.setNoDelay(false); // the bootstrap ran with it on; from here on, Nagle packs
+        }
         loop.watch(socket.fd(), Epoll.IN, channel);
         return channel;
+    }
+
+    /** Whether the socket sends each frame at once (TCP_NODELAY), as {@link ChannelConfig#tcpNoDelay} asked. */
+    boolean sendsAtOnce() {
+        return socket.noDelay();
     }
 
     @Override

@@ -1,0 +1,33 @@
+package dev.verbs4j.guest;
+
+import dev.verbs4j.guest.loop.CompletionLoop;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The conformance suite on TCP with Nagle on at both ends ({@code tcpNoDelay(false)}): packing
+ * small frames into larger segments must not change what arrives, or when a channel ends.
+ */
+@ParameterizedClass
+@EnumSource(CompletionMode.class)
+class TcpNagleChannelConformanceTest extends ChannelConformanceSuite {
+    @Parameter
+    CompletionMode mode;
+
+    @Override
+    ChannelConfig config(CompletionLoop loop) {
+        return ChannelConfig.defaults().transport(TransportPreference.TCP).tcpNoDelay(false).loop(loop)
+                .maxMessageSize(maxMessage());
+    }
+
+    @Override
+    CompletionMode mode() {
+        return mode;
+    }
+
+    @Override
+    TransportKind expectedTransport() {
+        return TransportKind.TCP;
+    }
+}
