@@ -1,7 +1,6 @@
 package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.loop.CompletionLoop;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -11,23 +10,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ParameterizedClass
 @EnumSource(CompletionMode.class)
-class TcpNagleChannelConformanceTest extends ChannelConformanceSuite {
-    @Parameter
-    CompletionMode mode;
-
+class TcpNagleChannelConformanceTest extends TcpChannelConformanceTest {
     @Override
     ChannelConfig config(CompletionLoop loop) {
-        return ChannelConfig.defaults().transport(TransportPreference.TCP).tcpNoDelay(false).loop(loop)
-                .maxMessageSize(maxMessage());
-    }
-
-    @Override
-    CompletionMode mode() {
-        return mode;
-    }
-
-    @Override
-    TransportKind expectedTransport() {
-        return TransportKind.TCP;
+        return super.config(loop).tcpNoDelay(false);
     }
 }
