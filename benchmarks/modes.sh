@@ -4,7 +4,12 @@
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
 #        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B]
-#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N (default iters/10)]
+#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is]
+# --jit: the JVMs' compiler. c2 (the default) runs C2 alone (-XX:-TieredCompilation), what a JVM
+#    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
+#    launches under emulation, C2 alone does not: ci/README.md). c1 runs C1 only; as-is leaves
+#    JAVA_TOOL_OPTIONS alone. --warmup: round trips before measuring, in four rounds (default
+#    20000 for c2, which compiles a method after 10 000 calls; iters/10 otherwise).
 # 1. Round trips: for each completion mode, size and answering thread (app: an application thread
 #    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
 #    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU
@@ -30,8 +35,9 @@ idle_modes="event adaptive busy"
 nio_sizes="64 4096 65536"
 nio_bytes=256000000
 skip_modes=0 skip_idle=0 skip_nio=0
+jit=c2
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -49,10 +55,20 @@ while (($#)); do
     --skip-modes) skip_modes=1; shift ;;
     --skip-idle) skip_idle=1; shift ;;
     --skip-nio) skip_nio=1; shift ;;
+    --jit) jit=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "modes.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
 done
+
+# Drop any -XX:TieredStopAtLevel (the rig's default) and say which compiler runs.
+jit_opts=$(sed -E 's/-XX:TieredStopAtLevel=[0-9]+//g; s/-XX:[+-]TieredCompilation//g' <<< "${JAVA_TOOL_OPTIONS:-}")
+case $jit in
+  c2) export JAVA_TOOL_OPTIONS="$jit_opts -XX:-TieredCompilation"; warmup=${warmup:-20000} ;;
+  c1) export JAVA_TOOL_OPTIONS="$jit_opts -XX:TieredStopAtLevel=1" ;;
+  as-is) ;;
+  *) echo "modes.sh: --jit takes c2, c1 or as-is, not $jit" >&2; exit 2 ;;
+esac
 
 verbs4j=$root/bin/verbs4j
 raw=$root/benchmarks/target/modes
@@ -82,7 +98,7 @@ mode_run() { # mode size thread
   port=$((port + 1))
 }
 
-echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)" > "$raw/when.txt"
+echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), JIT $jit (JAVA_TOOL_OPTIONS=${JAVA_TOOL_OPTIONS:-})" > "$raw/when.txt"
 
 if ((!skip_modes)); then
   for size in $sizes; do

@@ -5,7 +5,6 @@ import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelServer;
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -18,16 +17,14 @@ import java.util.concurrent.TimeoutException;
  * process on its own completion loop, giving per completion mode the round trip (p50, average)
  * and the CPU seconds each process spent on the measured round trips. The messages are answered
  * by listeners on the loop threads, or with {@code --thread app} by application threads
- * ({@link ModeBenchAppThread}). The client prints the
- * transport line, then {@link #HEADER} and one row.
+ * ({@link ModeBenchAppThread}); {@link ModeBenchRounds} says what is warm-up and what is measured.
+ * The client prints the transport line, then {@link #HEADER} and one row.
  */
 public final class CompletionModeBench {
     static final String HEADER =
             "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server |\n"
             + "|---|---|---:|---:|---:|---:|---:|---:|---:|";
     private static final Duration WAIT = Duration.ofMinutes(10);
-    /** A run that makes no progress for this long has stalled: fail rather than wait out {@link #WAIT}. */
-    private static final Duration STALL = Duration.ofSeconds(30);
 
     private CompletionModeBench() {}
 
@@ -66,44 +63,20 @@ public final class CompletionModeBench {
     private static void measure(ModeBenchOptions o, PrintStream out) {
         try (Channel channel = ChannelConnector.connect(o.host(), o.port(), o.config())) {
             out.println("transport: " + channel.transport().describe());
-            MemorySegment counts = MemorySegment.ofArray(new int[2]);
-            counts.set(ModeBenchEcho.INT, 0, o.warmup());
-            counts.set(ModeBenchEcho.INT, 4, o.iterations());
-            ModeBenchPing.Result r;
+            ModeBenchPinger pinger;
             if (o.appThread()) {
-                await(channel.send(counts));
-                r = ModeBenchAppThread.measure(channel, o.size(), o.warmup(), o.iterations());
+                pinger = new ModeBenchAppThread(channel, o.size());
             } else {
-                ModeBenchPing ping = new ModeBenchPing(o.size(), o.warmup(), o.iterations());
+                ModeBenchPing ping = new ModeBenchPing(channel, o.size());
                 channel.setListener(ping);
-                await(channel.send(counts));
-                ping.start(channel);
-                r = awaitProgressing(ping);
+                pinger = ping;
             }
+            ModeBenchRounds.Result r = ModeBenchRounds.run(pinger, o.warmup(), o.iterations());
             RoundTrips rtt = RoundTrips.of(r.roundTrips());
             out.println(HEADER);
             out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.3f | %.3f |",
                     o.mode().label(), o.appThread() ? "app" : "loop", o.size(), o.iterations(), rtt.p50Micros(),
                     rtt.p99Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9));
-        }
-    }
-
-    private static ModeBenchPing.Result awaitProgressing(ModeBenchPing ping) {
-        int seen = -1;
-        while (true) {
-            try {
-                return ping.result().get(STALL.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                if (ping.progress() == seen) {
-                    throw new IllegalStateException("no echo for " + STALL.toSeconds() + " s after " + seen);
-                }
-                seen = ping.progress();
-            } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.Channel;
+import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelMessage;
 import java.lang.foreign.MemorySegment;
@@ -10,52 +11,54 @@ import java.util.concurrent.CompletableFuture;
  * The mode benchmark with an application thread on each side, as {@code verbs4j pingpong} runs:
  * the client's thread sends and waits for the reply, the server's thread waits for each ping and
  * sends it back. Every message crosses between the loop thread and the application thread, which
- * is what most applications of a channel pay. Same counts message and CPU report as the loop variant.
+ * is what most applications of a channel pay.
  */
-final class ModeBenchAppThread {
-    private ModeBenchAppThread() {}
+final class ModeBenchAppThread implements ModeBenchPinger {
+    private final Channel channel;
+    private final MemorySegment payload;
 
-    /** Server: echo warm-up + measured pings, report this process's CPU, wait for the client to close. */
+    ModeBenchAppThread(Channel channel, int size) {
+        this.channel = channel;
+        this.payload = MemorySegment.ofArray(new byte[size]).fill((byte) 0x6B);
+    }
+
+    /** Server: echoes pings and answers queries until the client closes. */
     static void serve(Channel channel) {
-        MemorySegment counts = CompletionModeBench.await(channel.receive()).data();
-        int warmup = counts.get(ModeBenchEcho.INT, 0);
-        int total = warmup + counts.get(ModeBenchEcho.INT, 4);
-        long cpuAtStart = 0;
-        for (int i = 0; i < total; i++) {
-            if (i == warmup) {
-                cpuAtStart = ProcessCpu.nanos();
+        while (true) {
+            ChannelMessage m;
+            try {
+                m = CompletionModeBench.await(channel.receive());
+            } catch (ChannelException e) {
+                if (e.error() == ChannelError.PEER_CLOSED) {
+                    return; // the client is done
+                }
+                throw e;
             }
-            channel.send(CompletionModeBench.await(channel.receive()).data());
-        }
-        MemorySegment report = MemorySegment.ofArray(new long[1]);
-        report.set(ModeBenchEcho.LONG, 0, ProcessCpu.nanos() - cpuAtStart);
-        CompletionModeBench.await(channel.send(report));
-        try {
-            CompletionModeBench.await(channel.receive()); // nothing more comes: this ends with the client's close
-        } catch (ChannelException closed) {
-            // the client is done
+            if (m.hasImmediate()) {
+                ModeBenchControl.answer(channel);
+            } else {
+                channel.send(m.data());
+            }
         }
     }
 
-    /** Client: one round trip at a time from this thread. */
-    static ModeBenchPing.Result measure(Channel channel, int size, int warmup, int iterations) {
-        MemorySegment payload = MemorySegment.ofArray(new byte[size]).fill((byte) 0x6B);
-        long[] roundTrips = new long[iterations];
-        long cpuAtStart = 0;
-        for (int i = 0; i < warmup + iterations; i++) {
-            if (i == warmup) {
-                cpuAtStart = ProcessCpu.nanos();
-            }
+    @Override
+    public long[] round(int count) {
+        long[] roundTrips = new long[count];
+        for (int i = 0; i < count; i++) {
             CompletableFuture<ChannelMessage> reply = channel.receive();
             long sentAt = System.nanoTime();
             channel.send(payload);
             CompletionModeBench.await(reply);
-            if (i >= warmup) {
-                roundTrips[i - warmup] = System.nanoTime() - sentAt;
-            }
+            roundTrips[i] = System.nanoTime() - sentAt;
         }
-        long clientCpu = ProcessCpu.nanos() - cpuAtStart;
-        long serverCpu = CompletionModeBench.await(channel.receive()).data().get(ModeBenchEcho.LONG, 0);
-        return new ModeBenchPing.Result(roundTrips, clientCpu, serverCpu);
+        return roundTrips;
+    }
+
+    @Override
+    public ModeBenchControl.Report query() {
+        CompletableFuture<ChannelMessage> reply = channel.receive();
+        ModeBenchControl.ask(channel);
+        return ModeBenchControl.Report.of(CompletionModeBench.await(reply).data(), 0);
     }
 }

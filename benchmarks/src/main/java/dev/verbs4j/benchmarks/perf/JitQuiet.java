@@ -9,7 +9,7 @@ import java.lang.management.ManagementFactory;
  * emulation a profile of a timed send_bw run showed the C1 threads of the two JVMs at 5-6 % of
  * all samples, iterations after the warm-up had ended.
  */
-final class JitQuiet {
+public final class JitQuiet {
     /** No compilation finished for this long: the queue is taken as drained. */
     private static final long QUIET_MILLIS = 1_000;
     private static final long GIVE_UP_MILLIS = 60_000;
@@ -21,8 +21,10 @@ final class JitQuiet {
     /**
      * Milliseconds this JVM has spent compiling so far, or -1 when it does not say. Two equal
      * readings around some work mean the work compiled nothing (that took a measurable time).
+     *
+     * @return the JIT's total compilation time in milliseconds, or -1
      */
-    static long compilationMillis() {
+    public static long compilationMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
