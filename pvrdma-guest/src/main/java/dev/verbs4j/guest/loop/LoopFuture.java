@@ -49,6 +49,9 @@ final class LoopFuture<T> extends CompletableFuture<T> implements BooleanSupplie
         long start = System.nanoTime();
         long nanos = unit.toNanos(timeout);
         loop.drive(this, nanos);
+        if (super.isDone()) {
+            return super.get(); // no second clock read when driving completed it
+        }
         return super.get(Math.max(0, nanos - (System.nanoTime() - start)), TimeUnit.NANOSECONDS);
     }
 
