@@ -113,6 +113,30 @@ abstract class ChannelConformanceSuite {
         }
     }
 
+    /**
+     * Many messages of mixed sizes sent without waiting: on TCP their frames straddle the
+     * receiver's reads and its buffer's end, and each must still arrive whole, in order.
+     */
+    @Test
+    void aStreamOfMixedSizesArrivesWholeAndInOrder() throws Exception {
+        int n = 300;
+        List<CompletableFuture<Void>> sent = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            sent.add(pair.client().send(ChannelTestBytes.pattern(i, mixedSize(i))));
+        }
+        for (int i = 0; i < n; i++) {
+            ChannelMessage m = await(pair.server().receive());
+            assertEquals(mixedSize(i), m.length(), "message " + i);
+            assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "bytes of message " + i);
+        }
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Sizes spread over the whole range, small and large mixed, the largest every fifth message. */
+    private int mixedSize(int i) {
+        return i % 5 == 4 ? maxMessage() : (int) ((i * 7919L) % (maxMessage() + 1));
+    }
+
     @Test
     void messagesArriveInOrderBothWays() throws Exception {
         int n = messageCount();

@@ -37,7 +37,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * turn) and what it leaves is reported again, and OUT is asked for only while bytes are queued.
  */
 final class TcpChannel extends ChannelBase implements CompletionLoopFd {
-    private static final long INITIAL_READ_BUFFER = 64 * 1024;
+    /**
+     * The read buffer holds this many of the largest frames (within the bounds below), so a frame
+     * cut by the end of one read usually still fits behind it and need not be moved to the front.
+     */
+    private static final long FRAMES_PER_READ_BUFFER = 4;
+    private static final long MIN_READ_BUFFER = 64 * 1024, MAX_READ_BUFFER = 1024 * 1024;
     private static final int READS_PER_PASS = 16;
 
     private final NativeSocket socket;
@@ -52,7 +57,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     private MemorySegment heapCopy = MemorySegment.NULL;
     private boolean writeInterest;
     /** Received bytes: [readAt, writeAt) not yet handled (loop thread only). */
-    private MemorySegment in = Arena.ofAuto().allocate(INITIAL_READ_BUFFER, 64);
+    private MemorySegment in;
     private long readAt;
     private long writeAt;
 
@@ -60,6 +65,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                        CompletionLoop loop, boolean ownsLoop) {
         super(choice, maxMessageSize, config, loop, ownsLoop);
         this.socket = socket;
+        long largestFrame = TcpFrame.MAX_HEADER + (long) maxMessageSize;
+        this.in = Arena.ofAuto().allocate(
+                Math.clamp(FRAMES_PER_READ_BUFFER * largestFrame, MIN_READ_BUFFER, MAX_READ_BUFFER), 64);
     }
 
     /** Takes over a connected socket (after the bootstrap exchange) and starts serving it. */
@@ -306,7 +314,17 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 return;
             }
         }
-        compact();
+        if (readAt == writeAt) {
+            readAt = writeAt = 0; // all handled: nothing to move
+        } else if (readAt + pendingFrameSize() > in.byteSize()) {
+            compact(); // the frame begun here would not fit behind it
+        }
+    }
+
+    /** The size of the frame begun at readAt, or of its length field while that is not whole. */
+    private long pendingFrameSize() {
+        return writeAt - readAt < TcpFrame.LENGTH_FIELD ? TcpFrame.LENGTH_FIELD
+                : TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt);
     }
 
     private void compact() {
