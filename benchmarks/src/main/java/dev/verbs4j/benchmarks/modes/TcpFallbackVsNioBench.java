@@ -24,7 +24,7 @@ public final class TcpFallbackVsNioBench {
     private TcpFallbackVsNioBench() {}
 
     /** What {@code verbs4j tcp-vs-nio} was asked ({@link TcpVsNioCommand}). */
-    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips) {}
+    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips, int warmup) {}
 
     /**
      * Runs {@code verbs4j tcp-vs-nio}: a bad command line exits 2 with the reason, a failure exits 1.
@@ -38,11 +38,14 @@ public final class TcpFallbackVsNioBench {
     static void run(Options o, PrintStream out) throws Exception {
         out.println(HEADER);
         for (int size : o.sizes()) {
-            int warmup = Math.max(1, o.count() / 5);
-            ChannelStream.megabytesPerSecond(size, warmup, o.mode(), false);
-            ChannelStream.megabytesPerSecond(size, warmup, o.mode(), true);
-            NioStream.megabytesPerSecond(size, warmup, false);
-            NioStream.megabytesPerSecond(size, warmup, true);
+            if (o.warmup() > 0) { // each side's every path, long enough for C2 to compile it
+                ChannelStream.megabytesPerSecond(size, o.warmup(), o.mode(), false);
+                ChannelStream.megabytesPerSecond(size, o.warmup(), o.mode(), true);
+                NioStream.megabytesPerSecond(size, o.warmup(), false);
+                NioStream.megabytesPerSecond(size, o.warmup(), true);
+                ChannelStream.roundTripP50Micros(size, o.warmup(), o.mode());
+                NioStream.roundTripP50Micros(size, o.warmup());
+            }
             double[] channel = new double[o.rounds()];
             double[] nio = new double[o.rounds()];
             double[] channelNoDelay = new double[o.rounds()];

@@ -25,6 +25,10 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
     @Option(names = "--rtt-iters", paramLabel = "N", description = "round trips per pass (default 2000)")
     int roundTrips = 2000;
 
+    @Option(names = "--warmup", paramLabel = "N", description = "untimed messages and round trips per size and "
+            + "side before the measured passes (default 12000: C2 compiles a method after 10 000 calls)")
+    int warmup = 12_000;
+
     @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = ChannelOptions.ModeConverter.class,
             description = "the channel's completion mode (default event)")
     CompletionMode mode = CompletionMode.EVENT;
@@ -45,9 +49,9 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
                 throw Cli.usageError(spec, "--sizes takes numbers, got '" + s + "'");
             }
         }
-        if (count < 1 || rounds < 1 || roundTrips < 1 || list.stream().anyMatch(s -> s < 1)) {
-            throw Cli.usageError(spec, "sizes, iterations and rounds must be positive");
+        if (count < 1 || rounds < 1 || roundTrips < 1 || warmup < 0 || list.stream().anyMatch(s -> s < 1)) {
+            throw Cli.usageError(spec, "sizes, iterations and rounds must be positive, the warm-up not negative");
         }
-        return new TcpFallbackVsNioBench.Options(list, count, rounds, mode, roundTrips);
+        return new TcpFallbackVsNioBench.Options(list, count, rounds, mode, roundTrips, warmup);
     }
 }

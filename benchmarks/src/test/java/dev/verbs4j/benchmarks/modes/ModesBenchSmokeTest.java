@@ -49,7 +49,7 @@ class ModesBenchSmokeTest {
     void tcpVsNioPrintsOneRowPerSize() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TcpFallbackVsNioBench.run(ModesCommandLineTest.tcpVsNio("-s", "64,4096", "-n", "200", "--rounds", "1",
-                "--rtt-iters", "50"),
+                "--rtt-iters", "50", "--warmup", "100"),
                 new PrintStream(bytes, true));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(4, lines.size(), String.join("\n", lines));

@@ -82,6 +82,8 @@ class ModesCommandLineTest {
         assertEquals(List.of(64, 4096, 65536), tcpVsNio().sizes());
         assertEquals(List.of(64, 4096), tcpVsNio("--sizes=64 4096").sizes());
         assertEquals(CompletionMode.BUSY_POLL, tcpVsNio("--mode", "busy").mode());
+        assertEquals(12_000, tcpVsNio().warmup());
+        assertEquals(0, tcpVsNio("--warmup", "0").warmup());
     }
 
     @Test
@@ -105,7 +107,7 @@ class ModesCommandLineTest {
         assertUsageError(TcpVsNioCommand::new, "tcp-vs-nio", "--sizes takes numbers, got 'x'",
                 "-s", "64,x");
         assertUsageError(TcpVsNioCommand::new, "tcp-vs-nio",
-                "sizes, iterations and rounds must be positive", "--rounds", "0");
+                "sizes, iterations and rounds must be positive, the warm-up not negative", "--rounds", "0");
     }
 
     @Test
