@@ -14,10 +14,6 @@ final class ModeBenchRounds {
     record Result(long[] roundTrips, long clientCpuNanos, long serverCpuNanos) {}
 
     static final int WARMUP_ROUNDS = 4;
-    /** No compilation finished in either JVM for this long: both queues are taken as drained. */
-    private static final long QUIET_NANOS = 1_000_000_000L;
-    private static final long STEP_MILLIS = 100;
-    private static final long GIVE_UP_NANOS = 60_000_000_000L;
 
     private ModeBenchRounds() {}
 
@@ -41,32 +37,10 @@ final class ModeBenchRounds {
     }
 
     /**
-     * Waits until neither JVM has compiled anything for {@link #QUIET_NANOS} (a minute at most):
-     * under emulation a compile takes a CPU from a spinning loop for milliseconds.
+     * Waits until neither JVM has compiled anything for a second (a minute at most): under
+     * emulation a compile takes a CPU from a spinning loop for milliseconds.
      */
     private static void settle(ModeBenchPinger pinger) {
-        long start = System.nanoTime();
-        long quietSince = start;
-        long local = JitQuiet.compilationMillis();
-        long remote = pinger.query().compiledMillis();
-        while (System.nanoTime() - quietSince < QUIET_NANOS && System.nanoTime() - start < GIVE_UP_NANOS) {
-            sleep();
-            long localNow = JitQuiet.compilationMillis();
-            long remoteNow = pinger.query().compiledMillis();
-            if (localNow != local || remoteNow != remote) {
-                local = localNow;
-                remote = remoteNow;
-                quietSince = System.nanoTime();
-            }
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(STEP_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the JITs settled", e);
-        }
+        JitQuiet.await(() -> JitQuiet.compilationMillis() + pinger.query().compiledMillis());
     }
 }

@@ -2,6 +2,7 @@ package dev.verbs4j.benchmarks.perf;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.function.LongSupplier;
 
 /**
  * Waits after the warm-up until this JVM's JIT compilers have gone quiet. Compiler threads that
@@ -31,7 +32,18 @@ public final class JitQuiet {
 
     /** Returns false when the compilers were still busy after a minute (the run goes on anyway). */
     static boolean await() {
-        long compiled = compilationMillis();
+        return await(JitQuiet::compilationMillis);
+    }
+
+    /**
+     * As {@link #await()}, for compilation time read elsewhere too (the sum of this JVM's and a
+     * peer's: it stays put only while neither compiles).
+     *
+     * @param compiledMillis a non-decreasing reading of milliseconds spent compiling, negative when unknown
+     * @return false when it was still changing after a minute
+     */
+    public static boolean await(LongSupplier compiledMillis) {
+        long compiled = compiledMillis.getAsLong();
         if (compiled < 0) {
             sleep(QUIET_MILLIS);
             return true;
@@ -41,7 +53,7 @@ public final class JitQuiet {
         while (true) {
             sleep(STEP_MILLIS);
             long now = System.currentTimeMillis();
-            long total = compilationMillis();
+            long total = compiledMillis.getAsLong();
             if (total != compiled) {
                 compiled = total;
                 quietSince = now;
