@@ -8,6 +8,7 @@ import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
@@ -156,9 +157,12 @@ public final class PingpongCommand implements Callable<Integer> {
         MemorySegment params = await(channel.receive()).data();
         int size = params.get(INT, 0);
         int iterations = params.get(INT, 4);
+        // the round trips: each ping lands in one reused buffer and goes back from there
+        ReceiveBuffer ping = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
+        MemorySegment echo = ping.memory().asSlice(0, size);
         for (int i = 0; i < iterations; i++) {
-            ChannelMessage m = await(channel.receive());
-            channel.send(m.data());
+            receive(channel, ping);
+            channel.send(echo);
         }
         long bytes = 0;
         for (int i = 0; i < iterations; i++) {
@@ -167,6 +171,13 @@ public final class PingpongCommand implements Callable<Integer> {
         await(channel.send(params));
         out.printf("served %d round trips and %d streamed messages of %d bytes (%d bytes)%n", iterations, iterations,
                 size, bytes);
+    }
+
+    /** The next message into {@code into}, which the thread waits for allocating nothing. */
+    private static void receive(Channel channel, ReceiveBuffer into) {
+        if (!channel.receive(into, WAIT)) {
+            throw new IllegalStateException("no message from the peer within " + WAIT);
+        }
     }
 
     /** Client: round trips one at a time (latency), then a stream of sends (throughput). */
@@ -179,11 +190,12 @@ public final class PingpongCommand implements Callable<Integer> {
         payload.fill((byte) 0x42);
 
         long[] rtt = new long[s.iterations()];
+        ReceiveBuffer reply = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
         for (int i = 0; i < s.iterations(); i++) {
             long t0 = System.nanoTime();
-            CompletableFuture<ChannelMessage> reply = channel.receive();
             channel.send(payload);
-            if (await(reply).length() != s.size()) {
+            receive(channel, reply);
+            if (reply.length() != s.size()) {
                 throw new IllegalStateException("reply " + i + " has the wrong length");
             }
             rtt[i] = System.nanoTime() - t0;

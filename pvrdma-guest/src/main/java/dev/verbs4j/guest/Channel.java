@@ -2,6 +2,7 @@ package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.loop.CompletionLoop;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -107,6 +108,26 @@ public interface Channel extends AutoCloseable {
      *         {@link ChannelException} when the channel ends first
      */
     CompletableFuture<ChannelMessage> receive();
+
+    /**
+     * Waits for the next message and copies it into {@code into}, allocating nothing: for a thread
+     * that sends and waits for replies, as a blocking socket's reader does. It takes its turn
+     * with {@link #receive()} futures in the order they were asked for; while it waits, the
+     * calling thread drives the completion loop as a future's waiter does (see the package
+     * comment).
+     *
+     * @param into    where the message goes, at least {@link #maxMessageSize()} bytes
+     * @param timeout how long to wait at most
+     * @return true with the message in {@code into}; false when none came in time (or the thread
+     *         was interrupted, whose status stays set), and then none was taken: a later message
+     *         waits for the next receive
+     * @throws ChannelException         when the channel ended and no message is left (its error
+     *                                  says how, as a failed {@link #receive()} future's does)
+     * @throws IllegalArgumentException when {@code into} is smaller than {@link #maxMessageSize()}
+     * @throws IllegalStateException    on the completion loop's thread or in a listener, where
+     *                                  waiting would stall the loop
+     */
+    boolean receive(ReceiveBuffer into, Duration timeout);
 
     /**
      * Delivers every further message (and the end of the channel) to {@code listener}, where the

@@ -16,6 +16,7 @@
  *   |   |                          +-- register(size) --&gt; RegisteredRegion  (outlives the channel;
  *   |   |                          |                        its caller closes it)
  *   |   |                          +-- send / receive / write / read  (futures completed on the loop)
+ *   |   |                          +-- offer / receive(ReceiveBuffer, timeout)  (no future, no garbage)
  *   |   |                          +-- close()        (this side; the peer sees PEER_CLOSED)
  *   |   +-- close()  (accepted channels stay open)
  *   +-- close()  (after the channels that use it)
@@ -25,7 +26,8 @@
  * Channel methods may be called from any thread. Futures and {@link dev.verbs4j.guest.ChannelListener}
  * callbacks run where the completion loop runs, which must never block: on its own thread, or
  * on an application thread that waits ({@code get}/{@code join} on a channel's future, a send
- * waiting for a slot) and meanwhile drives the loop itself, polling or sleeping in epoll_wait as
+ * waiting for a slot, a receive into a {@link dev.verbs4j.guest.ReceiveBuffer}) and meanwhile
+ * drives the loop itself, polling or sleeping in epoll_wait as
  * the mode says, as a C program's one thread would. Callbacks never run two at a time, and a
  * send from one that finds the send queue full fails instead of waiting.
  *

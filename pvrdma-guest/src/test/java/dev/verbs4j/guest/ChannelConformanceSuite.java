@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * same suite: subclasses say how to configure the two ends, which transport must result, and
  * how much work the environment can afford (the rig emulates a CPU, ~10x slower).
  */
-abstract class ChannelConformanceSuite {
+abstract class ChannelConformanceSuite implements BufferReceiveConformance {
     static final Duration WAIT = Duration.ofSeconds(30);
 
     ChannelPair pair;
@@ -61,8 +61,13 @@ abstract class ChannelConformanceSuite {
         return 200;
     }
 
+    @Override
+    public ChannelPair pair() {
+        return pair;
+    }
+
     /** The largest message the suite sends (and the channels' maximum). */
-    int maxMessage() {
+    public int maxMessage() {
         return 64 * 1024;
     }
 

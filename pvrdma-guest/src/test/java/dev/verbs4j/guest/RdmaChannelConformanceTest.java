@@ -49,7 +49,7 @@ class RdmaChannelConformanceTest extends ChannelConformanceSuite {
     }
 
     @Override
-    int maxMessage() {
+    public int maxMessage() {
         return 16 * 1024;
     }
 

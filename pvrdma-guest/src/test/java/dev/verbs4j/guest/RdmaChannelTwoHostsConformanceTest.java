@@ -67,7 +67,7 @@ class RdmaChannelTwoHostsConformanceTest extends ChannelConformanceSuite {
     }
 
     @Override
-    int maxMessage() {
+    public int maxMessage() {
         return 16 * 1024;
     }
 

@@ -5,6 +5,7 @@ import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.benchmarks.modes.LoopbackChannelPair;
 import java.lang.foreign.Arena;
@@ -27,10 +28,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * One message out and back over a channel pair on loopback, TCP (no device needed) or RDMA, each
- * end on its own EVENT loop, through the two ways of using a channel: {@code offerAndReadInPlace}
- * ({@link Channel#offer} and a listener that reads each message where it arrived: the GC
- * profiler should report ≈ 0 B/op, both ends and both loops counted) and {@code sendAndReceive}
- * ({@link Channel#send} and {@link Channel#receive} futures, each message a copy of its own).
+ * end on its own EVENT loop, through the three ways of using a channel: {@code offerAndReadInPlace}
+ * ({@link Channel#offer} and a listener that reads each message where it arrived),
+ * {@code offerAndReceiveIntoBuffer} (offer, and a thread that waits for each reply in one reused
+ * {@link ReceiveBuffer}): for both the GC profiler should report ≈ 0 B/op, both ends and both
+ * loops counted; and {@code sendAndReceive} ({@link Channel#send} and {@link Channel#receive}
+ * futures, each message a copy of its own).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -51,6 +54,7 @@ public class ChannelRoundTripBenchmark {
     private Channel client;
     private Arena arena;
     private MemorySegment payload;
+    private ReceiveBuffer replyBuffer;
     /** Replies the client's listener has seen (its loop thread writes, the benchmark thread reads). */
     private volatile long replies;
     private long expected;
@@ -70,6 +74,7 @@ public class ChannelRoundTripBenchmark {
         client = pair.client();
         arena = Arena.ofShared();
         payload = arena.allocate(size).fill((byte) 0x5A);
+        replyBuffer = new ReceiveBuffer(arena.allocate(client.maxMessageSize()));
         server.setListener(new InPlaceEcho(arena.allocate(size)));
         if (inPlace) {
             client.setListener(new ReplyCounter()); // sendAndReceive takes its replies with receive()
@@ -95,6 +100,18 @@ public class ChannelRoundTripBenchmark {
         CompletableFuture<ChannelMessage> reply = client.receive();
         client.send(payload);
         return reply.get(WAIT.toSeconds(), TimeUnit.SECONDS).length();
+    }
+
+    /** Offers a message and waits for the echo in one reused buffer. */
+    @Benchmark
+    public int offerAndReceiveIntoBuffer() {
+        if (!client.offer(payload, false, 0)) {
+            throw new IllegalStateException("the send queue is full with no message out");
+        }
+        if (!client.receive(replyBuffer, WAIT)) {
+            throw new IllegalStateException("no echo within " + WAIT);
+        }
+        return replyBuffer.length();
     }
 
     @TearDown(Level.Trial)

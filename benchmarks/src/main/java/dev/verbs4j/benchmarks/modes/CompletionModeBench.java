@@ -24,7 +24,7 @@ public final class CompletionModeBench {
     static final String HEADER =
             "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server |\n"
             + "|---|---|---:|---:|---:|---:|---:|---:|---:|";
-    private static final Duration WAIT = Duration.ofMinutes(10);
+    static final Duration WAIT = Duration.ofMinutes(10);
 
     private CompletionModeBench() {}
 

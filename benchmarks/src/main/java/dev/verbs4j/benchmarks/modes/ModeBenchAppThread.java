@@ -4,41 +4,52 @@ import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ReceiveBuffer;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The mode benchmark with an application thread on each side, as {@code verbs4j pingpong} runs:
  * the client's thread sends and waits for the reply, the server's thread waits for each ping and
- * sends it back. Every message crosses between the loop thread and the application thread, which
- * is what most applications of a channel pay.
+ * sends it back, each receiving into one reused {@link ReceiveBuffer} (and driving the loop while
+ * it waits). This is the path of an application that sends and waits, next to the loop rows'
+ * listener.
  */
 final class ModeBenchAppThread implements ModeBenchPinger {
     private final Channel channel;
     private final MemorySegment payload;
+    private final ReceiveBuffer reply;
 
     ModeBenchAppThread(Channel channel, int size) {
         this.channel = channel;
         this.payload = MemorySegment.ofArray(new byte[size]).fill((byte) 0x6B);
+        this.reply = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
     }
 
-    /** Server: echoes pings and answers queries until the client closes. */
+    /** Server: echoes pings from where they landed and answers queries until the client closes. */
     static void serve(Channel channel) {
+        ReceiveBuffer ping = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
         while (true) {
-            ChannelMessage m;
             try {
-                m = CompletionModeBench.await(channel.receive());
+                receive(channel, ping);
             } catch (ChannelException e) {
                 if (e.error() == ChannelError.PEER_CLOSED) {
                     return; // the client is done
                 }
                 throw e;
             }
-            if (m.hasImmediate()) {
+            if (ping.hasImmediate()) {
                 ModeBenchControl.answer(channel);
             } else {
-                channel.send(m.data());
+                channel.send(ping.message());
             }
+        }
+    }
+
+    /** The next message into {@code into}: the thread waits for it allocating nothing. */
+    private static void receive(Channel channel, ReceiveBuffer into) {
+        if (!channel.receive(into, CompletionModeBench.WAIT)) {
+            throw new IllegalStateException("no message from the peer within " + CompletionModeBench.WAIT);
         }
     }
 
@@ -46,10 +57,9 @@ final class ModeBenchAppThread implements ModeBenchPinger {
     public long[] round(int count) {
         long[] roundTrips = new long[count];
         for (int i = 0; i < count; i++) {
-            CompletableFuture<ChannelMessage> reply = channel.receive();
             long sentAt = System.nanoTime();
             channel.send(payload);
-            CompletionModeBench.await(reply);
+            receive(channel, reply);
             roundTrips[i] = System.nanoTime() - sentAt;
         }
         return roundTrips;

@@ -6,6 +6,7 @@ import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.RemoteRegion;
 import dev.verbs4j.guest.TransportChoice;
@@ -135,6 +136,16 @@ abstract class ChannelBase implements Channel {
     @Override
     public CompletableFuture<ChannelMessage> receive() {
         return inbox.receive();
+    }
+
+    @Override
+    public boolean receive(ReceiveBuffer into, Duration timeout) {
+        if (into.memory().byteSize() < maxMessageSize) {
+            throw new IllegalArgumentException("the receive buffer holds " + into.memory().byteSize()
+                    + " bytes, and messages on this channel may have up to " + maxMessageSize
+                    + ": give it at least maxMessageSize() bytes");
+        }
+        return inbox.receive(into, timeout.toNanos());
     }
 
     @Override

@@ -5,20 +5,24 @@ import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.loop.CompletionLoop;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The receive side both transports share: messages that arrived wait for receive() futures (or
- * go straight to a listener). When the channel ends, messages already here can still be
- * received; only then do receives fail with the reason the channel ended.
+ * The receive side both transports share: messages that arrived wait for receives (futures, or
+ * threads blocked in a receive into their own buffer, in the order they asked), or go straight
+ * to a listener. When the channel ends, messages already here can still be received; only then
+ * do receives fail with the reason the channel ended.
  */
 final class ChannelInbox {
     private final CompletionLoop loop;
     private final ArrayDeque<ChannelMessage> arrived = new ArrayDeque<>();
-    private final ArrayDeque<CompletableFuture<ChannelMessage>> waiting = new ArrayDeque<>();
+    /** Receive futures and {@link BufferWaiter}s, in the order they asked. */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** Written under the lock; read without it on the delivery path (the common case needs no lock). */
     private volatile ChannelListener listener;
     private ChannelException end;
@@ -41,6 +45,47 @@ final class ChannelInbox {
             }
         }
         return CompletableFuture.failedFuture(end);
+    }
+
+    /**
+     * Waits (driving the loop, as a future's waiter does) until a message is copied into
+     * {@code into}; false when none came within {@code timeoutNanos}, and then none is taken.
+     */
+    boolean receive(ReceiveBuffer into, long timeoutNanos) {
+        if (loop.inLoop()) {
+            throw new IllegalStateException("a blocking receive on the completion loop's thread (or in a listener) "
+                    + "would stall the loop: use receive() and a callback, or a listener");
+        }
+        BufferWaiter waiter = BufferWaiter.forThisThread();
+        synchronized (this) {
+            ChannelMessage m = arrived.poll();
+            if (m != null) {
+                into.fill(m.data(), 0, m.length(), m.hasImmediate(), m.immediate());
+                return true;
+            }
+            if (end != null) {
+                throw BufferWaiter.failure(end);
+            }
+            waiter.arm(into);
+            waiting.add(waiter);
+        }
+        long start = System.nanoTime();
+        loop.drive(waiter, timeoutNanos);
+        while (!waiter.getAsBoolean()) {
+            long left = timeoutNanos - (System.nanoTime() - start);
+            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                synchronized (this) {
+                    if (!waiter.getAsBoolean()) {
+                        waiting.remove(waiter); // before a message could be copied in: nothing is lost
+                        waiter.disarm();
+                        return false;
+                    }
+                }
+                break; // filled (or failed) meanwhile
+            }
+            LockSupport.parkNanos(this, left);
+        }
+        return waiter.takeResult();
     }
 
     void setListener(Channel channel, ChannelListener l) {
@@ -71,24 +116,26 @@ final class ChannelInbox {
             l.onMessage(channel, buffer, offset, length, hasImmediate, immediate);
             return;
         }
-        ChannelMessage message = ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate);
-        CompletableFuture<ChannelMessage> f;
+        Object w;
         synchronized (this) {
             l = listener;
-            if (l == null) {
-                f = waiting.poll();
-                if (f == null) {
-                    arrived.add(message);
-                    return;
-                }
-            } else {
-                f = null;
+            w = l == null ? waiting.poll() : null;
+            if (l == null && w == null) {
+                arrived.add(ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate));
+                return;
+            }
+            if (w instanceof BufferWaiter b) {
+                b.fill(buffer, offset, length, hasImmediate, immediate); // under the lock: a timing-out waiter sees it whole or not at all
             }
         }
-        if (l != null) {
-            deliverTo(l, channel, message); // set meanwhile
+        if (w instanceof BufferWaiter b) {
+            b.wake();
+        } else if (l != null) {
+            deliverTo(l, channel, ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate)); // set meanwhile
         } else {
-            f.complete(message);
+            @SuppressWarnings("unchecked")
+            CompletableFuture<ChannelMessage> f = (CompletableFuture<ChannelMessage>) w;
+            f.complete(ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate));
         }
     }
 
@@ -103,20 +150,27 @@ final class ChannelInbox {
 
     /** The channel ended; {@code cause} says how (PEER_CLOSED/CLOSED for orderly ends). */
     void end(Channel channel, ChannelException cause) {
-        ArrayDeque<CompletableFuture<ChannelMessage>> toFail;
+        ArrayDeque<Object> toFail;
         ChannelListener l;
         synchronized (this) {
             if (end != null) {
                 return;
             }
             end = cause;
-            toFail = new ArrayDeque<>(waiting);
+            toFail = new ArrayDeque<>(waiting.size());
+            for (Object w : waiting) {
+                if (w instanceof BufferWaiter b) {
+                    b.fail(cause); // under the lock, as a time-out gives up under it: one or the other
+                } else {
+                    toFail.add(w);
+                }
+            }
             waiting.clear();
             l = listener;
             endNotified = l != null;
         }
-        for (CompletableFuture<ChannelMessage> f : toFail) {
-            f.completeExceptionally(cause);
+        for (Object f : toFail) {
+            ((CompletableFuture<?>) f).completeExceptionally(cause);
         }
         if (l != null) {
             l.onClosed(channel, orderly(cause) ? null : cause);

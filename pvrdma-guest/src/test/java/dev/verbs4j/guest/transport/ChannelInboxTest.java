@@ -1,18 +1,23 @@
 package dev.verbs4j.guest.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.loop.CompletionLoop;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +44,23 @@ class ChannelInboxTest {
             inbox.deliver(null, receiveMemory, 16, 4, false, 0);
 
             assertEquals(List.of("1 false 101", "2 true 102", "3 false 0"), recorder.seen);
+        }
+    }
+
+    @Test
+    void aBufferReceiveWhereTheLoopRunsIsRefusedAndTakesNothing() {
+        try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
+             Arena arena = Arena.ofConfined()) {
+            ChannelInbox inbox = new ChannelInbox(loop);
+            MemorySegment receiveMemory = arena.allocate(64).fill((byte) 7);
+            inbox.deliver(null, receiveMemory, 0, 4, false, 0);
+            ReceiveBuffer into = new ReceiveBuffer(MemorySegment.ofArray(new byte[64]));
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            loop.runAndWait(() -> thrown.set(assertThrows(IllegalStateException.class,
+                    () -> inbox.receive(into, 1_000_000_000L))), Duration.ofSeconds(10));
+            assertTrue(thrown.get().getMessage().contains("stall the loop"), thrown.get().getMessage());
+            assertTrue(inbox.receive(into, 0), "the message is still there for a receive elsewhere");
+            assertEquals(4, into.length());
         }
     }
 
