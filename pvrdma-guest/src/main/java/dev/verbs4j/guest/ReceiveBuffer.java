@@ -11,9 +11,9 @@ import java.lang.foreign.ValueLayout;
  * next receive into this buffer.
  *
  * <pre>{@code
- * ReceiveBuffer reply = new ReceiveBuffer(arena.allocate(channel.maxMessageSize()));
+ * ReceiveBuffer reply = new ReceiveBuffer(Arena.ofAuto().allocate(channel.maxMessageSize()));
  * while (running) {
- *     channel.send(request); // or offer(...), which makes no future either
+ *     channel.send(request); // offer(...) sends without a future: then nothing is allocated
  *     if (channel.receive(reply, Duration.ofSeconds(5))) {
  *         handle(reply.memory(), reply.length());
  *     }
