@@ -43,7 +43,8 @@ final class ChannelStream {
      * Round trips over the TCP channel on loopback: the client's thread offers one message and
      * waits for it to come back into one reused buffer (as {@code verbs4j pingpong} does, and as
      * the NIO baseline reads into one), the server's listener echoes it on its loop from where it
-     * arrived (as the NIO baseline's echo thread writes back the buffer it read into). Returns the median in microseconds; the first {@code count / 10} are warm-up.
+     * arrived (as the NIO baseline's echo thread writes back the buffer it read into). Returns the
+     * median in microseconds; the first {@code count / 10} are warm-up.
      */
     static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
         try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
@@ -59,9 +60,7 @@ final class ChannelStream {
                 if (!pair.client().offer(payload, false, 0)) {
                     throw new IllegalStateException("the send queue is full with no message out");
                 }
-                if (!pair.client().receive(reply, CompletionModeBench.WAIT)) {
-                    throw new IllegalStateException("no echo within " + CompletionModeBench.WAIT);
-                }
+                CompletionModeBench.receive(pair.client(), reply);
                 if (i >= warmup) {
                     roundTrips[i - warmup] = System.nanoTime() - start;
                 }

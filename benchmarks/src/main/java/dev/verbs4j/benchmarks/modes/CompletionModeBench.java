@@ -4,6 +4,7 @@ import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelServer;
+import dev.verbs4j.guest.ReceiveBuffer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
@@ -24,7 +25,7 @@ public final class CompletionModeBench {
     static final String HEADER =
             "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server |\n"
             + "|---|---|---:|---:|---:|---:|---:|---:|---:|";
-    static final Duration WAIT = Duration.ofMinutes(10);
+    private static final Duration WAIT = Duration.ofMinutes(10);
 
     private CompletionModeBench() {}
 
@@ -77,6 +78,13 @@ public final class CompletionModeBench {
             out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.3f | %.3f |",
                     o.mode().label(), o.appThread() ? "app" : "loop", o.size(), o.iterations(), rtt.p50Micros(),
                     rtt.p99Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9));
+        }
+    }
+
+    /** The next message into {@code into}, waited for as {@link #await} waits (allocating nothing). */
+    static void receive(Channel channel, ReceiveBuffer into) {
+        if (!channel.receive(into, WAIT)) {
+            throw new IllegalStateException("no answer from the peer within " + WAIT);
         }
     }
 

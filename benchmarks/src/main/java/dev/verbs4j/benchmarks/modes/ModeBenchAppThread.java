@@ -31,7 +31,7 @@ final class ModeBenchAppThread implements ModeBenchPinger {
         ReceiveBuffer ping = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
         while (true) {
             try {
-                receive(channel, ping);
+                CompletionModeBench.receive(channel, ping);
             } catch (ChannelException e) {
                 if (e.error() == ChannelError.PEER_CLOSED) {
                     return; // the client is done
@@ -46,20 +46,13 @@ final class ModeBenchAppThread implements ModeBenchPinger {
         }
     }
 
-    /** The next message into {@code into}: the thread waits for it allocating nothing. */
-    private static void receive(Channel channel, ReceiveBuffer into) {
-        if (!channel.receive(into, CompletionModeBench.WAIT)) {
-            throw new IllegalStateException("no message from the peer within " + CompletionModeBench.WAIT);
-        }
-    }
-
     @Override
     public long[] round(int count) {
         long[] roundTrips = new long[count];
         for (int i = 0; i < count; i++) {
             long sentAt = System.nanoTime();
             channel.send(payload);
-            receive(channel, reply);
+            CompletionModeBench.receive(channel, reply);
             roundTrips[i] = System.nanoTime() - sentAt;
         }
         return roundTrips;
