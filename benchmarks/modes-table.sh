@@ -48,12 +48,18 @@ if [[ -n $idle_files ]]; then
   done
 fi
 
-nio_files=$(ls "$raw"/tcp-vs-nio-*.txt 2>/dev/null || true)
-if [[ -n $nio_files ]]; then
+# free on every CPU, then on one CPU (taskset): the rows pass through unchanged, under the header
+# tcp-vs-nio printed with them
+nio_table() {
+  local title=$1 files=$2
+  [[ -n $files ]] || return 0
   echo
-  # the rows pass through unchanged, so the header is the one tcp-vs-nio printed with them
-  grep -h -m1 -A1 '^| bytes |' $nio_files | head -n2 || true
-  for f in $(ls $nio_files | sort -V); do
+  echo "$title"
+  echo
+  grep -h -m1 -A1 '^| bytes |' $files | head -n2 || true
+  for f in $(ls $files | sort -V); do
     grep -E '^\| [0-9]+ ' "$f" || echo "| failed: see $f |"
   done
-fi
+}
+nio_table "TCP channel vs plain NIO, free on every CPU:" "$(ls "$raw"/tcp-vs-nio-[0-9]*.txt 2>/dev/null || true)"
+nio_table "TCP channel vs plain NIO, the JVM on one CPU:" "$(ls "$raw"/tcp-vs-nio-onecpu-*.txt 2>/dev/null || true)"

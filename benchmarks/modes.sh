@@ -18,7 +18,10 @@
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
 #    thread's CPU ms and wake-ups (context switches) per second, from /proc.
 # 3. `bin/verbs4j tcp-vs-nio`: the TCP fallback channel against plain NIO on loopback, throughput
-#    and round-trip p50 (needs no RDMA device: `--skip-modes --skip-idle` runs only this, on a host).
+#    and round-trip p50 (needs no RDMA device: `--skip-modes --skip-idle` runs only this, on a host),
+#    twice: free on every CPU, then with the JVM on one CPU (taskset). Free, where the scheduler
+#    wakes each peer (same CPU or the other) swings a round trip 2-3x from pass to pass, for NIO
+#    and the channel alike; on one CPU the comparison is of the work each does per message.
 # Raw outputs go to benchmarks/target/modes/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -128,7 +131,13 @@ if ((!skip_nio)); then
     n=$((nio_bytes / size))
     ((n > 200000)) && n=200000
     ((n < 2000)) && n=2000
-    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
+    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds 5 > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
+  done
+  for size in $nio_sizes; do
+    n=$((nio_bytes / size))
+    ((n > 200000)) && n=200000
+    ((n < 2000)) && n=2000
+    taskset -c 0 "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds 5 > "$raw/tcp-vs-nio-onecpu-$size.txt" 2>&1 || true
   done
 fi
 

@@ -114,9 +114,13 @@ public interface Channel extends AutoCloseable {
      * that sends and waits for replies, as a blocking socket's reader does. It takes its turn
      * with {@link #receive()} futures in the order they were asked for; while it waits, the
      * calling thread drives the completion loop as a future's waiter does (see the package
-     * comment).
+     * comment). On TCP in EVENT and ADAPTIVE mode it reads the socket itself instead, waiting in
+     * the read as a blocking socket does, and a message's payload goes straight into native
+     * memory of {@code into} (heap memory gets a copy); the loop reads the socket again 10 ms
+     * after the last such receive, and at once for a future or a listener.
      *
-     * @param into    where the message goes, at least {@link #maxMessageSize()} bytes
+     * @param into    where the message goes, at least {@link #maxMessageSize()} bytes; after a
+     *                receive that returns false its contents are undefined
      * @param timeout how long to wait at most
      * @return true with the message in {@code into}; false when none came in time (or the thread
      *         was interrupted, whose status stays set), and then none was taken: a later message

@@ -21,7 +21,8 @@ import java.lang.foreign.ValueLayout;
  * }</pre>
  *
  * <p>Not thread-safe, as a {@code DatagramPacket} is not: one receive at a time into a buffer,
- * and its contents read by the thread that received.
+ * and its contents read by the thread that received. While a receive waits, the transport may
+ * read into the memory: after one that returns false, its contents are undefined.
  */
 public final class ReceiveBuffer {
     private final MemorySegment memory;
@@ -105,6 +106,18 @@ public final class ReceiveBuffer {
      */
     public void fill(MemorySegment source, long offset, int length, boolean hasImmediate, int immediate) {
         MemorySegment.copy(source, ValueLayout.JAVA_BYTE, offset, memory, ValueLayout.JAVA_BYTE, 0, length);
+        filled(length, hasImmediate, immediate);
+    }
+
+    /**
+     * Takes a message that a transport read straight into {@link #memory()}, at its start: for
+     * the transports behind the channels; applications do not need it.
+     *
+     * @param length       how many bytes it has
+     * @param hasImmediate whether the sender attached immediate data
+     * @param immediate    the immediate data, 0 when there is none
+     */
+    public void filled(int length, boolean hasImmediate, int immediate) {
         this.length = length;
         this.hasImmediate = hasImmediate;
         this.immediate = immediate;

@@ -40,48 +40,55 @@ final class ChannelStream {
     }
 
     /**
-     * Round trips over the TCP channel on loopback: the client's thread offers one message and
-     * waits for it to come back into one reused buffer (as {@code verbs4j pingpong} does, and as
-     * the NIO baseline reads into one), the server's listener echoes it on its loop from where it
-     * arrived (as the NIO baseline's echo thread writes back the buffer it read into). Returns the
-     * median in microseconds; the first {@code count / 10} are warm-up.
+     * Round trips over the TCP channel on loopback, shaped as the NIO baseline's: the client's
+     * thread offers one message and waits for it to come back into one reused buffer (as
+     * {@code verbs4j pingpong} does), and a second thread on the server receives each message
+     * into one buffer and offers it back (as the baseline's echo thread reads into one buffer and
+     * writes it back). Returns the median in microseconds; the first {@code count / 10} are warm-up.
      */
     static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
+        int warmup = count / 10;
         try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
              Arena arena = Arena.ofConfined()) {
-            pair.server().setListener(new Echo());
+            CompletableFuture<Void> echoed = CompletableFuture.runAsync(() -> echo(pair.server(), warmup + count));
             MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
-            int warmup = count / 10;
             long[] roundTrips = new long[count];
-            // not the confined arena: the client's loop thread may be the one that fills it
-            ReceiveBuffer reply = new ReceiveBuffer(Arena.ofAuto().allocate(pair.client().maxMessageSize()));
+            ReceiveBuffer reply = receiveBuffer(pair.client());
             for (int i = 0; i < warmup + count; i++) {
                 long start = System.nanoTime();
-                if (!pair.client().offer(payload, false, 0)) {
-                    throw new IllegalStateException("the send queue is full with no message out");
-                }
+                offer(pair.client(), payload);
                 CompletionModeBench.receive(pair.client(), reply);
                 if (i >= warmup) {
                     roundTrips[i - warmup] = System.nanoTime() - start;
                 }
             }
+            CompletionModeBench.await(echoed);
             return RoundTrips.of(roundTrips).p50Micros();
+        }
+    }
+
+    /** The server's echo thread: receives each message into one buffer and offers it back. */
+    private static void echo(Channel server, int count) {
+        ReceiveBuffer message = receiveBuffer(server);
+        for (int i = 0; i < count; i++) {
+            CompletionModeBench.receive(server, message);
+            offer(server, message.message());
+        }
+    }
+
+    /** Not a confined arena: the channel's loop thread may be the one that fills it. */
+    private static ReceiveBuffer receiveBuffer(Channel channel) {
+        return new ReceiveBuffer(Arena.ofAuto().allocate(channel.maxMessageSize()));
+    }
+
+    private static void offer(Channel channel, MemorySegment message) {
+        if (!channel.offer(message, false, 0)) {
+            throw new IllegalStateException("the send queue is full with one message out");
         }
     }
 
     private static ChannelConfig tcp(int size, CompletionMode mode) {
         return ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode).maxMessageSize(size);
-    }
-
-    /** Echoes each message on the server's loop, read in place and offered back. */
-    private static final class Echo implements InPlaceListener {
-        @Override
-        public void onMessage(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
-                              int immediate) {
-            if (!channel.offer(buffer.asSlice(offset, length), false, 0)) {
-                throw new IllegalStateException("the send queue is full with one echo out");
-            }
-        }
     }
 
     /**

@@ -5,16 +5,22 @@ import java.lang.foreign.MemorySegment;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * A reusable struct iovec array in native memory, for readv/writev without a per-call
- * allocation. Used by one thread at a time (its owner holds a lock around fill and call).
+ * A reusable struct iovec array in native memory, and the struct msghdr that points at it, for
+ * sendmsg and recvmsg without a per-call allocation. Used by one thread at a time (its owner holds a lock
+ * around fill and call).
  */
 public final class Iovecs {
     private static final long ENTRY = 16;
+    /** struct msghdr on LP64: name, namelen (padded), iov, iovlen, control, controllen, flags (padded). */
+    private static final long MSGHDR_SIZE = 56, MSGHDR_IOV = 16, MSGHDR_IOVLEN = 24;
     private final MemorySegment array;
+    private final MemorySegment message;
     private int count;
 
     public Iovecs(Arena arena, int capacity) {
         this.array = arena.allocate(ENTRY * capacity, 8);
+        this.message = arena.allocate(MSGHDR_SIZE, 8); // zeroed: no address, no control data
+        message.set(JAVA_LONG, MSGHDR_IOV, array.address());
     }
 
     /** Starts a new list. */
@@ -37,7 +43,9 @@ public final class Iovecs {
         return count;
     }
 
-    MemorySegment array() {
-        return array;
+    /** The msghdr for sendmsg, listing the entries added since {@link #clear}. */
+    MemorySegment message() {
+        message.set(JAVA_LONG, MSGHDR_IOVLEN, count);
+        return message;
     }
 }

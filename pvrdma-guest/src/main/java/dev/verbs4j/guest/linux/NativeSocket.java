@@ -3,6 +3,7 @@ package dev.verbs4j.guest.linux;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
@@ -13,15 +14,19 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * A non-blocking TCP socket of our own (socket(2) and friends through FFM), so that a completion
- * loop can wait on it in its epoll set beside the CQ events. Reads and writes never block: they
- * return 0 when the kernel has nothing to give or no room to take; a failed call throws a
- * {@link LinuxCallException} naming the call and its errno.
+ * A TCP socket of our own (socket(2) and friends through FFM), so that a completion loop can
+ * wait on it in its epoll set beside the CQ events. Reads and writes never block (each call says
+ * MSG_DONTWAIT): they return 0 when the kernel has nothing to give or no room to take; a failed
+ * call throws a {@link LinuxCallException} naming the call and its errno. Only
+ * {@link #readWaiting} waits, on a socket that {@link #allowWaitingReads} made blocking.
  */
 public final class NativeSocket implements AutoCloseable {
     private static final int SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     private static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
-    private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = 1;
+    private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = 1, SHUT_RDWR = 2;
+    /** SO_RCVTIMEO as x86-64 and arm64 number it, with a struct timeval of two longs. */
+    private static final int SO_RCVTIMEO = 20;
+    private static final int F_GETFL = 3, F_SETFL = 4, O_NONBLOCK = 0x800;
 
     private static final MethodHandle SOCKET = Libc.function("socket",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
@@ -41,16 +46,18 @@ public final class NativeSocket implements AutoCloseable {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle SHUTDOWN = Libc.function("shutdown",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle READV = Libc.function("readv",
+    private static final MethodHandle FCNTL = Libc.function("fcntl",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle SENDMSG = Libc.function("sendmsg",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle WRITEV = Libc.function("writev",
+    private static final MethodHandle RECVMSG = Libc.function("recvmsg",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
-    /** MSG_NOSIGNAL: a write to a reset connection fails with EPIPE instead of raising SIGPIPE. */
     private static final MethodHandle SEND = Libc.function("send",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle RECV = Libc.function("recv",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final int MSG_NOSIGNAL = 0x4000;
+    /** MSG_NOSIGNAL: a write to a reset connection fails with EPIPE instead of raising SIGPIPE. */
+    private static final int MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000;
 
     private final int fd;
     private volatile boolean closed;
@@ -176,9 +183,43 @@ public final class NativeSocket implements AutoCloseable {
 
     /** Reads into native memory; the count, 0 when nothing is there yet, -1 at end of stream. */
     public long read(long address, long length) {
+        return receive(address, length, MSG_DONTWAIT);
+    }
+
+    /**
+     * Reads into native memory, waiting for bytes when none are there: up to the receive
+     * time-out ({@link #setReceiveTimeout}) on a socket that {@link #allowWaitingReads} made
+     * blocking, and until {@link #shutdown} from another thread. As {@link #read}: 0 when the
+     * time ran out (or a signal came), -1 at end of stream.
+     */
+    public long readWaiting(long address, long length) {
+        return receive(address, length, 0);
+    }
+
+    /** Reads into the listed buffers, in order, with one call; as {@link #read(long, long)}. */
+    public long read(Iovecs buffers) {
+        return receive(buffers, MSG_DONTWAIT);
+    }
+
+    /** Reads into the listed buffers, waiting as {@link #readWaiting(long, long)} does. */
+    public long readWaiting(Iovecs buffers) {
+        return receive(buffers, 0);
+    }
+
+    private long receive(Iovecs buffers, int flags) {
         long n;
         try {
-            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, 0);
+            n = (long) RECVMSG.invokeExact(Libc.errno(), fd, buffers.message(), flags);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        return checkRead(n, "recvmsg");
+    }
+
+    private long receive(long address, long length, int flags) {
+        long n;
+        try {
+            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, flags);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
@@ -189,7 +230,8 @@ public final class NativeSocket implements AutoCloseable {
     public long write(long address, long length) {
         long n;
         try {
-            n = (long) SEND.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, MSG_NOSIGNAL);
+            n = (long) SEND.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length,
+                    MSG_NOSIGNAL | MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
@@ -203,22 +245,11 @@ public final class NativeSocket implements AutoCloseable {
         }
         long n;
         try {
-            n = (long) WRITEV.invokeExact(Libc.errno(), fd, buffers.array(), buffers.count());
+            n = (long) SENDMSG.invokeExact(Libc.errno(), fd, buffers.message(), MSG_NOSIGNAL | MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        return checkWritten(n, "writev");
-    }
-
-    /** Reads into the listed buffers with one call; as {@link #read(long, long)}. */
-    public long read(Iovecs buffers) {
-        long n;
-        try {
-            n = (long) READV.invokeExact(Libc.errno(), fd, buffers.array(), buffers.count());
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-        return checkRead(n, "readv");
+        return checkWritten(n, "sendmsg");
     }
 
     /** A read's result as callers see it: the count, 0 for nothing yet, -1 at end of stream. */
@@ -248,6 +279,48 @@ public final class NativeSocket implements AutoCloseable {
     /** Waits for {@code events} as {@link FileDescriptor#await}. */
     public int await(short events, int cancelFd, long timeoutMillis) {
         return FileDescriptor.await(fd, events, cancelFd, timeoutMillis);
+    }
+
+    /**
+     * Lets {@link #readWaiting} wait (clears O_NONBLOCK). Every other call here still never
+     * blocks: each says MSG_DONTWAIT.
+     */
+    public void allowWaitingReads() {
+        try {
+            int flags = (int) FCNTL.invokeExact(Libc.errno(), fd, F_GETFL, 0);
+            if (flags < 0 || (int) FCNTL.invokeExact(Libc.errno(), fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+                throw LinuxCallException.last("cannot make the socket blocking", "fcntl");
+            }
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** How long {@link #readWaiting} waits at most (SO_RCVTIMEO; at least a microsecond, as 0 means forever). */
+    public void setReceiveTimeout(long micros) {
+        long us = Math.max(1, micros);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment timeval = arena.allocate(16, 8);
+            timeval.set(JAVA_LONG, 0, us / 1_000_000);
+            timeval.set(JAVA_LONG, 8, us % 1_000_000);
+            if ((int) SETSOCKOPT.invokeExact(Libc.errno(), fd, SOL_SOCKET, SO_RCVTIMEO, timeval, 16) < 0) {
+                throw LinuxCallException.last("cannot set the socket's receive time-out", "setsockopt");
+            }
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /**
+     * Shuts both directions down: a thread in {@link #readWaiting} returns at once (closing the
+     * fd would not wake it). Failures are ignored: the socket is being given up.
+     */
+    public void shutdown() {
+        try {
+            int ignored = (int) SHUTDOWN.invokeExact(Libc.errno(), fd, SHUT_RDWR);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
     }
 
     /** Sends FIN after what is queued; reads go on. */

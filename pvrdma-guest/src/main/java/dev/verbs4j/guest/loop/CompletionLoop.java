@@ -185,6 +185,15 @@ public final class CompletionLoop implements AutoCloseable {
     }
 
     /**
+     * How long an ADAPTIVE loop spins after its last piece of work before it blocks.
+     *
+     * @return nanoseconds
+     */
+    public long spinNanos() {
+        return spinNanos;
+    }
+
+    /**
      * Whether the caller runs the loop: on its own thread, or an application thread driving it
      * (where callbacks run and nothing may block).
      *

@@ -46,6 +46,17 @@ final class BufferWaiter implements BooleanSupplier {
         done = true;
     }
 
+    /** The buffer this thread receives into, while it waits. */
+    ReceiveBuffer target() {
+        return target;
+    }
+
+    /** Under the inbox's lock: the message was read straight into the waiting thread's buffer. */
+    void filledInPlace(int length, boolean hasImmediate, int immediate) {
+        target.filled(length, hasImmediate, immediate);
+        done = true;
+    }
+
     /** Under the inbox's lock: the channel ended before a message came. */
     void fail(ChannelException cause) {
         failure = cause;

@@ -41,6 +41,8 @@ abstract class ChannelBase implements Channel {
     final CompletableFuture<Void> peerDone;
     private final boolean ownsLoop;
     private final AtomicReference<ChannelException> ended = new AtomicReference<>();
+    /** {@link #awaitMessage}, made once: a receive allocates nothing. */
+    private final ChannelInbox.MessageWait messageWait = this::awaitMessage;
     volatile boolean closing;
 
     ChannelBase(TransportChoice choice, int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
@@ -145,7 +147,15 @@ abstract class ChannelBase implements Channel {
                     + " bytes, and messages on this channel may have up to " + maxMessageSize
                     + ": give it at least maxMessageSize() bytes");
         }
-        return inbox.receive(into, timeout.toNanos());
+        return inbox.receive(into, timeout.toNanos(), messageWait);
+    }
+
+    /**
+     * How a thread in {@link #receive(ReceiveBuffer, Duration)} waits for its message: it drives
+     * the loop. A transport may do better (TCP reads its socket itself).
+     */
+    void awaitMessage(BufferWaiter waiter, long timeoutNanos) {
+        loop.drive(waiter, timeoutNanos);
     }
 
     @Override

@@ -47,11 +47,25 @@ final class ChannelInbox {
         return CompletableFuture.failedFuture(end);
     }
 
+    /** How a receiving thread waits until its waiter is done, at most {@code timeoutNanos}; it may return early. */
+    @FunctionalInterface
+    interface MessageWait {
+        void await(BufferWaiter waiter, long timeoutNanos);
+    }
+
     /**
      * Waits (driving the loop, as a future's waiter does) until a message is copied into
      * {@code into}; false when none came within {@code timeoutNanos}, and then none is taken.
      */
     boolean receive(ReceiveBuffer into, long timeoutNanos) {
+        return receive(into, timeoutNanos, loop::drive);
+    }
+
+    /**
+     * As {@link #receive(ReceiveBuffer, long)}, waiting first as {@code wait} does (then parked
+     * until the message comes or the time is up).
+     */
+    boolean receive(ReceiveBuffer into, long timeoutNanos, MessageWait wait) {
         if (loop.inLoop()) {
             throw new IllegalStateException("a blocking receive on the completion loop's thread (or in a listener) "
                     + "would stall the loop: use receive() and a callback, or a listener");
@@ -70,7 +84,7 @@ final class ChannelInbox {
             waiting.add(waiter);
         }
         long start = System.nanoTime();
-        loop.drive(waiter, timeoutNanos);
+        wait.await(waiter, timeoutNanos);
         while (!waiter.getAsBoolean()) {
             long left = timeoutNanos - (System.nanoTime() - start);
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
@@ -86,6 +100,27 @@ final class ChannelInbox {
             LockSupport.parkNanos(this, left);
         }
         return waiter.takeResult();
+    }
+
+    /**
+     * A message read straight into {@code waiter}'s buffer is its: true when that waiter is the
+     * first in line (and no listener takes messages); else the caller delivers it as any other.
+     */
+    boolean fillInPlace(BufferWaiter waiter, int length, boolean hasImmediate, int immediate) {
+        synchronized (this) {
+            if (listener != null || waiting.peekFirst() != waiter) {
+                return false;
+            }
+            waiting.pollFirst();
+            waiter.filledInPlace(length, hasImmediate, immediate);
+        }
+        waiter.wake();
+        return true;
+    }
+
+    /** Whether a receive (a future or a thread) waits for a message. */
+    synchronized boolean hasWaiters() {
+        return !waiting.isEmpty();
     }
 
     void setListener(Channel channel, ChannelListener l) {

@@ -3,6 +3,8 @@ package dev.verbs4j.guest.transport;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.ChannelListener;
+import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.RemoteRegion;
 import dev.verbs4j.guest.TransportChoice;
@@ -15,11 +17,15 @@ import dev.verbs4j.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A channel over a TCP socket of our own ({@link NativeSocket}, framed by {@link TcpFrame}),
@@ -35,15 +41,21 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>The socket is level-triggered in the epoll set: a read pass is bounded (other fds get their
  * turn) and what it leaves is reported again, and OUT is asked for only while bytes are queued.
+ *
+ * <p>A thread that waits in {@link #receive(dev.verbs4j.guest.ReceiveBuffer, java.time.Duration)}
+ * (EVENT and ADAPTIVE) reads the socket itself, waiting in the read as a blocking socket's
+ * reader does: the reply wakes that one thread, not the loop and then the thread. Meanwhile the
+ * socket is out of the loop's IN set (errors still reach the loop), and it stays out for
+ * {@link #DIRECT_LINGER_NANOS} after the last such receive, as the next one likely follows; then
+ * the loop reads it again. Whoever reads holds {@link #reading}, which guards {@link #inbound}.
  */
-final class TcpChannel extends ChannelBase implements CompletionLoopFd {
-    /**
-     * The read buffer holds this many of the largest frames (within the bounds below), so a frame
-     * cut by the end of one read usually still fits behind it and need not be moved to the front.
-     */
-    private static final long FRAMES_PER_READ_BUFFER = 4;
-    private static final long MIN_READ_BUFFER = 64 * 1024, MAX_READ_BUFFER = 1024 * 1024;
+final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbound.Frames {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpChannel.class);
     private static final int READS_PER_PASS = 16;
+    /** A thread's longest wait in one read: then it looks at its time-out and interrupt flag again. */
+    private static final long DIRECT_WAIT_SLICE_MICROS = 50_000;
+    /** How long the socket stays out of the loop's IN set after the last receive that read it directly. */
+    private static final long DIRECT_LINGER_NANOS = 10_000_000L;
 
     private final NativeSocket socket;
     private final RegionTable regions = new RegionTable();
@@ -56,18 +68,26 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     /** Heap payloads are copied here to be written (writev needs native addresses); under the write lock. */
     private MemorySegment heapCopy = MemorySegment.NULL;
     private boolean writeInterest;
-    /** Received bytes: [readAt, writeAt) not yet handled (loop thread only). */
-    private MemorySegment in;
-    private long readAt;
-    private long writeAt;
+    /** Held by whoever reads the socket and handles {@link #inbound}: the loop, or a thread that receives. */
+    private final ReentrantLock reading = new ReentrantLock();
+    /** Whether the loop watches the socket for input; under the write lock, with {@link #writeInterest}. */
+    private boolean inputWatched = true;
+    private boolean rewatchScheduled;
+    private final Runnable rewatchAfterLinger = this::rewatchAfterLinger;
+    private volatile long lastDirectRead;
+    /** The socket's receive time-out now; under {@link #reading}. */
+    private long receiveTimeoutMicros = DIRECT_WAIT_SLICE_MICROS;
+    /** Set by {@link #releaseResources} before the socket may close: nothing reads, writes or watches it then. */
+    private volatile boolean released;
+    private final TcpInbound inbound;
+    /** The thread reading the socket for its own receive, whose buffer a message may land in; under {@link #reading}. */
+    private BufferWaiter directReader;
 
     private TcpChannel(NativeSocket socket, TransportChoice choice, int maxMessageSize, ChannelConfig config,
                        CompletionLoop loop, boolean ownsLoop) {
         super(choice, maxMessageSize, config, loop, ownsLoop);
         this.socket = socket;
-        long largestFrame = TcpFrame.MAX_HEADER + (long) maxMessageSize;
-        this.in = Arena.ofAuto().allocate(
-                Math.clamp(FRAMES_PER_READ_BUFFER * largestFrame, MIN_READ_BUFFER, MAX_READ_BUFFER), 64);
+        this.inbound = new TcpInbound(maxMessageSize, this);
     }
 
     /** Takes over a connected socket (after the bootstrap exchange) and starts serving it. */
@@ -77,6 +97,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         if (!config.tcpNoDelay()) {
             socket.setNoDelay(false); // the bootstrap ran with it on; from here on, Nagle packs
         }
+        socket.allowWaitingReads();
+        socket.setReceiveTimeout(DIRECT_WAIT_SLICE_MICROS);
         loop.watch(socket.fd(), Epoll.IN, channel);
         return channel;
     }
@@ -161,7 +183,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
     private volatile VerbsException writeFailure;
 
     private void checkWritable() {
-        if (!socket.isOpen() || writeFailure != null) {
+        if (released || !socket.isOpen() || writeFailure != null) {
             throw new ChannelException(ChannelError.PEER_LOST, "the connection is closed");
         }
     }
@@ -200,7 +222,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         if (!writeInterest) {
             writeInterest = true;
             try {
-                loop.changeEvents(socket.fd(), Epoll.IN | Epoll.OUT);
+                loop.changeEvents(socket.fd(), watchedEvents());
             } catch (VerbsException e) {
                 writeFailure = e;
                 throw new ChannelException(ChannelError.PEER_LOST, "the connection is closing: " + e.getMessage(), e);
@@ -229,17 +251,22 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         }
     }
 
+    /** Under the write lock: what the loop watches the socket for now. */
+    private int watchedEvents() {
+        return (inputWatched ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
+    }
+
     /** Loop thread: writes what is queued while the socket takes it. */
     private void flush() {
         List<Runnable> done = new ArrayList<>(2);
         synchronized (writeLock) {
-            if (!socket.isOpen()) {
+            if (released || !socket.isOpen()) {
                 return;
             }
             try {
                 if (outbound.writeTo(socket, done) && writeInterest) {
                     writeInterest = false;
-                    loop.changeEvents(socket.fd(), Epoll.IN);
+                    loop.changeEvents(socket.fd(), watchedEvents());
                 }
             } catch (VerbsException e) {
                 writeFailure = e;
@@ -261,29 +288,200 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         if ((events & (Epoll.OUT | Epoll.ERR | Epoll.HUP)) != 0) {
             flush();
         }
-        if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0) {
-            readAvailable();
+        if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0 && reading.tryLock()) {
+            try { // not taken: a receiving thread reads, and meets what the loop was told of
+                readAvailable();
+            } finally {
+                reading.unlock();
+            }
         }
+    }
+
+    // ---- a receiving thread reads the socket itself ------------------------------------------
+
+    @Override
+    void awaitMessage(BufferWaiter waiter, long timeoutNanos) {
+        if (loop.mode() != CompletionMode.BUSY_POLL && reading.tryLock()) {
+            try {
+                if (takeInputFromLoop()) {
+                    directReader = waiter;
+                    readUntil(waiter, timeoutNanos);
+                    return;
+                }
+            } finally {
+                leaveDirectRead(waiter);
+            }
+        }
+        super.awaitMessage(waiter, timeoutNanos); // a BUSY loop spins anyway; or another thread reads
+    }
+
+    /** Under {@link #reading}: takes the socket out of the loop's IN set; false if the channel is going. */
+    private boolean takeInputFromLoop() {
+        synchronized (writeLock) {
+            if (released || endCause() != null) {
+                return false;
+            }
+            lastDirectRead = System.nanoTime();
+            try {
+                if (!rewatchScheduled) {
+                    loop.schedule(Duration.ofNanos(DIRECT_LINGER_NANOS), rewatchAfterLinger);
+                    rewatchScheduled = true;
+                }
+                if (inputWatched) {
+                    inputWatched = false;
+                    loop.changeEvents(socket.fd(), watchedEvents());
+                }
+                return true;
+            } catch (RuntimeException e) { // the loop or the socket is going: leave the reading to the loop
+                inputWatched = true;
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Under {@link #reading}: reads and handles frames until the waiter has its message, the
+     * time-out, or the end. A message whose frame starts at the socket's head is read straight
+     * into the waiter's native buffer (no copy), as a blocking socket's reader reads into its own.
+     */
+    private void readUntil(BufferWaiter waiter, long timeoutNanos) {
+        MemorySegment zone = waiter.target() != null && waiter.target().memory().isNative()
+                ? waiter.target().memory() : null;
+        long start = System.nanoTime();
+        boolean adaptive = loop.mode() == CompletionMode.ADAPTIVE;
+        long spinUntil = adaptive ? start + loop.spinNanos() : start;
+        try {
+            while (!waiter.getAsBoolean() && endCause() == null) {
+                long now = System.nanoTime();
+                long left = timeoutNanos - (now - start);
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                if (inbound.holdsFrame()) { // left by the last receive: before the socket
+                    inbound.handleBuffered();
+                    continue;
+                }
+                boolean wait = now - spinUntil >= 0;
+                if (wait) {
+                    limitWait(left);
+                }
+                long n = zone != null ? inbound.read(socket, zone, wait) : inbound.read(socket, wait);
+                if (n < 0) {
+                    eof();
+                    return;
+                }
+                if (n > 0 && adaptive) {
+                    spinUntil = System.nanoTime() + loop.spinNanos();
+                }
+            }
+        } catch (VerbsException e) {
+            lost(e);
+        }
+    }
+
+    /** Bounds the next waiting read by the receive's time-out (a system call only when the bound changes). */
+    private void limitWait(long leftNanos) {
+        long micros = leftNanos >= DIRECT_WAIT_SLICE_MICROS * 1000 ? DIRECT_WAIT_SLICE_MICROS
+                : (leftNanos + 999_999) / 1_000_000 * 1000; // whole milliseconds: a few calls, not one per read
+        if (micros != receiveTimeoutMicros) {
+            socket.setReceiveTimeout(micros);
+            receiveTimeoutMicros = micros;
+        }
+    }
+
+    /**
+     * Lets go of {@link #reading}. Other receives still waiting get the loop back at once; the
+     * last reader out closes the socket if the channel was released meanwhile.
+     */
+    private void leaveDirectRead(BufferWaiter waiter) {
+        if (directReader != null) {
+            inbound.giveBack(waiter.target().memory());
+            directReader = null;
+        }
+        lastDirectRead = System.nanoTime();
+        boolean othersWait = inbox.hasWaiters();
+        if (othersWait) {
+            synchronized (writeLock) {
+                watchInput();
+            }
+        }
+        boolean framesLeft = inbound.holdsFrame();
+        reading.unlock();
+        closeIfReleased();
+        if (othersWait && framesLeft) {
+            handOverBufferedFrames(); // the loop reads only what the socket reports: these are already read
+        }
+    }
+
+    /** Has the loop handle the whole frames a receiving thread left in the buffer. */
+    private void handOverBufferedFrames() {
+        try {
+            loop.execute(this::handleBufferedFrames);
+        } catch (ChannelException stopped) {
+            // the loop is gone, and the channel with it
+        }
+    }
+
+    /** Loop thread: handles frames left in the buffer, unless a receiving thread reads (it handles them first). */
+    private void handleBufferedFrames() {
+        if (endCause() == null && reading.tryLock()) {
+            try {
+                inbound.handleBuffered();
+            } finally {
+                reading.unlock();
+            }
+        }
+    }
+
+    /** Loop thread, a timer: gives the socket's input back to the loop once no receive read it for a while. */
+    private void rewatchAfterLinger() {
+        long idle = System.nanoTime() - lastDirectRead;
+        synchronized (writeLock) {
+            if (released) {
+                return;
+            }
+            if (reading.isLocked() || idle < DIRECT_LINGER_NANOS) {
+                loop.schedule(Duration.ofNanos(Math.max(DIRECT_LINGER_NANOS - idle, 1_000_000L)), rewatchAfterLinger);
+                return;
+            }
+            rewatchScheduled = false;
+            watchInput();
+        }
+        handleBufferedFrames();
+    }
+
+    /** Under the write lock: the loop watches the socket's input again. */
+    private void watchInput() {
+        if (inputWatched || released) {
+            return;
+        }
+        inputWatched = true;
+        try {
+            loop.changeEvents(socket.fd(), watchedEvents());
+        } catch (RuntimeException e) {
+            LOG.debug("watching the socket again failed: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public void setListener(ChannelListener listener) {
+        super.setListener(listener);
+        synchronized (writeLock) {
+            watchInput(); // a listener is served by the loop: it reads from now on
+        }
+        handOverBufferedFrames();
     }
 
     private void readAvailable() {
         try {
             for (int i = 0; i < READS_PER_PASS; i++) {
-                if (writeAt == in.byteSize()) {
-                    compact();
-                }
-                long n = socket.read(in.address() + writeAt, in.byteSize() - writeAt);
+                long room = inbound.room();
+                long n = inbound.read(socket, false);
                 if (n < 0) {
                     eof();
                     return;
                 }
-                if (n == 0) {
-                    return;
-                }
-                long room = in.byteSize() - writeAt;
-                writeAt += n;
-                parseFrames();
-                if (endCause() != null || n < room) {
+                if (n == 0 || endCause() != null || n < room) {
                     return; // a short read emptied the socket: epoll reports what comes next
                 }
             }
@@ -292,62 +490,27 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         }
     }
 
-    /** Handles every whole frame in the buffer; keeps a partial one for the next read. */
-    private void parseFrames() {
-        while (writeAt - readAt >= TcpFrame.LENGTH_FIELD) {
-            int body = in.get(TcpFrame.INT, readAt);
-            if (body < 1) {
-                lost(new IllegalStateException("corrupt frame length " + body));
-                return;
-            }
-            long frameEnd = readAt + TcpFrame.LENGTH_FIELD + body;
-            if (frameEnd > writeAt) {
-                if (TcpFrame.LENGTH_FIELD + (long) body > in.byteSize()) {
-                    grow(TcpFrame.LENGTH_FIELD + (long) body);
-                }
-                break;
-            }
-            long start = readAt + TcpFrame.LENGTH_FIELD;
-            readAt = frameEnd;
-            handle(start, body);
-            if (endCause() != null) {
-                return;
-            }
-        }
-        if (readAt == writeAt) {
-            readAt = writeAt = 0; // all handled: nothing to move
-        } else if (readAt + pendingFrameSize() > in.byteSize()) {
-            compact(); // the frame begun here would not fit behind it
+    // ---- what arrives (TcpInbound.Frames, under reading) ---------------------------------------
+
+    @Override
+    public void landed(MemorySegment zone, int length, boolean hasImmediate, int immediate) {
+        if (!inbox.fillInPlace(directReader, length, hasImmediate, immediate)) {
+            inbox.deliver(this, zone, 0, length, hasImmediate, immediate); // someone was first in line
         }
     }
 
-    /** The size of the frame begun at readAt, or of its length field while that is not whole. */
-    private long pendingFrameSize() {
-        return writeAt - readAt < TcpFrame.LENGTH_FIELD ? TcpFrame.LENGTH_FIELD
-                : TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt);
+    @Override
+    public void corrupt(String why) {
+        lost(new IllegalStateException(why));
     }
 
-    private void compact() {
-        long left = writeAt - readAt;
-        if (readAt > 0 && left > 0) {
-            MemorySegment.copy(in, readAt, in, 0, left);
-        }
-        readAt = 0;
-        writeAt = left;
+    @Override
+    public boolean stopHere() {
+        return endCause() != null || (directReader != null && directReader.getAsBoolean());
     }
 
-    /** Makes room for a frame larger than the buffer. */
-    private void grow(long frameSize) {
-        MemorySegment bigger = Arena.ofAuto().allocate(Math.max(frameSize, in.byteSize() * 2), 64);
-        long left = writeAt - readAt;
-        MemorySegment.copy(in, readAt, bigger, 0, left);
-        in = bigger;
-        readAt = 0;
-        writeAt = left;
-    }
-
-    /** One whole frame: its body (type and fields, then payload) is [at, at + length) of the buffer. */
-    private void handle(long at, int length) {
+    @Override
+    public void frame(MemorySegment in, long at, int length) {
         byte type = in.get(ValueLayout.JAVA_BYTE, at);
         switch (type) {
             case TcpFrame.MESSAGE -> {
@@ -355,7 +518,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 int immediate = in.get(TcpFrame.INT, at + 2);
                 inbox.deliver(this, in, at + 6, length - 6, hasImmediate, immediate);
             }
-            case TcpFrame.WRITE -> serveWrite(in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
+            case TcpFrame.WRITE -> serveWrite(in, in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
                     in.get(TcpFrame.INT, at + 17), at + 21, length - 21);
             case TcpFrame.READ -> serveRead(in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
                     in.get(TcpFrame.INT, at + 17), in.get(TcpFrame.INT, at + 21));
@@ -374,7 +537,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         }
     }
 
-    private void serveWrite(long id, long address, int key, long payloadAt, int length) {
+    private void serveWrite(MemorySegment in, long id, long address, int key, long payloadAt, int length) {
         ChannelException refused = null;
         try {
             MemorySegment target = regions.resolve(address, key, length);
@@ -382,11 +545,12 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         } catch (ChannelException e) {
             refused = refusal(e);
         }
+        ChannelException endNow;
         synchronized (writeLock) {
             byte status = refused == null ? TcpFrame.STATUS_OK : TcpFrame.STATUS_REMOTE_ACCESS;
-            respond(TcpFrame.writeDone(header, id, status), MemorySegment.NULL, refused);
+            endNow = respond(TcpFrame.writeDone(header, id, status), MemorySegment.NULL, refused);
         }
-        afterWrite();
+        afterResponse(endNow);
     }
 
     private void serveRead(long id, long address, int key, int length) {
@@ -397,11 +561,23 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         } catch (ChannelException e) {
             refused = refusal(e);
         }
+        ChannelException endNow;
         synchronized (writeLock) {
             byte status = refused == null ? TcpFrame.STATUS_OK : TcpFrame.STATUS_REMOTE_ACCESS;
-            respond(TcpFrame.readDone(header, id, status, source.byteSize()), source, refused);
+            endNow = respond(TcpFrame.readDone(header, id, status, source.byteSize()), source, refused);
         }
+        afterResponse(endNow);
+    }
+
+    /**
+     * After the write lock: ends the channel when a refusal is out (ending takes the lock, and
+     * on a receiving thread it waits for the loop, which may need the lock first).
+     */
+    private void afterResponse(ChannelException endNow) {
         afterWrite();
+        if (endNow != null) {
+            end(endNow);
+        }
     }
 
     /** An invalid access ends the connection here too, as it moves an RC responder QP to ERR. */
@@ -413,15 +589,20 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
                 "the peer made an invalid one-sided access: " + why.getMessage());
     }
 
-    /** Under the write lock: sends a response; a refusal ends the channel once it is out (or cannot go). */
-    private void respond(int headerLength, MemorySegment payload, ChannelException refused) {
+    /**
+     * Under the write lock: sends a response. A refusal ends the channel once it is out: returned
+     * to end it after the lock when it went at once (or cannot go), else when the loop wrote it.
+     */
+    private ChannelException respond(int headerLength, MemorySegment payload, ChannelException refused) {
         try {
             checkWritable();
-            enqueue(headerLength, payload, refused == null ? null : () -> end(refused));
-        } catch (ChannelException e) {
-            if (refused != null) {
-                end(refused);
+            if (enqueue(headerLength, payload, null)) {
+                return refused;
             }
+            outbound.mark(refused == null ? null : () -> end(refused));
+            return null;
+        } catch (ChannelException e) {
+            return refused;
         }
     }
 
@@ -466,15 +647,34 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd {
         super.end(cause);
     }
 
+    /**
+     * Shuts the socket down first (a thread waiting in its read returns), then closes it unless a
+     * receiving thread still reads it: that thread closes it as it leaves.
+     */
     @Override
     void releaseResources() {
-        synchronized (writeLock) { // senders check the socket under this lock before they touch its epoll entry
+        if (socket.isOpen()) {
+            socket.shutdown();
+        }
+        synchronized (writeLock) { // senders check under this lock before they touch the socket or its epoll entry
             if (socket.isOpen()) {
                 loop.unwatch(socket.fd());
             }
             outbound.clear();
-            socket.close();
+            released = true;
         }
+        closeIfReleased();
         readTargets.clear(); // the regions stay: their owner closes them, and may still read them
+    }
+
+    /** Closes the released socket when nobody reads it (one of releaseResources and the last reader does). */
+    private void closeIfReleased() {
+        if (released && reading.tryLock()) {
+            try {
+                socket.close();
+            } finally {
+                reading.unlock();
+            }
+        }
     }
 }

@@ -27,6 +27,8 @@ final class TcpFrame {
     static final byte MESSAGE = 1, WRITE = 2, READ = 3, WRITE_DONE = 4, READ_DONE = 5, CLOSE = 6;
     static final byte STATUS_OK = 0, STATUS_REMOTE_ACCESS = 1;
     static final int LENGTH_FIELD = 4;
+    /** A MESSAGE's fields after its type (flags, immediate), and its whole header before the payload. */
+    static final int MESSAGE_FIELDS = 1 + 1 + 4, MESSAGE_HEADER = LENGTH_FIELD + MESSAGE_FIELDS;
     /** Room for the longest header (READ: 4 + 1 + 24). */
     static final int MAX_HEADER = 32;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
