@@ -10,7 +10,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A non-blocking eventfd(2): any thread signals it with one 8-byte write, the thread that waits on
- * it (in an epoll set or a poll) drains it with one read.
+ * it (in an epoll set or a poll) drains it with one read. A signal and the close take turns
+ * (one monitor): a signal racing the close either lands or does nothing, never writes to a closed
+ * (perhaps reused) fd number nor holds the memory the close frees.
  */
 public final class EventFd implements AutoCloseable {
     private static final int EFD_NONBLOCK = 0x800, EFD_CLOEXEC = 0x80000;
@@ -26,7 +28,7 @@ public final class EventFd implements AutoCloseable {
     /** The value every signal writes; read target of the drain (one thread drains). */
     private final MemorySegment one = arena.allocate(JAVA_LONG);
     private final MemorySegment drained = arena.allocate(JAVA_LONG);
-    private volatile boolean closed;
+    private boolean closed;
 
     public EventFd() {
         one.set(JAVA_LONG, 0, 1L);
@@ -46,7 +48,7 @@ public final class EventFd implements AutoCloseable {
     }
 
     /** Makes the fd readable (one write; a full counter, EAGAIN, means it is readable already). */
-    public void signal() {
+    public synchronized void signal() {
         if (closed) {
             return;
         }
@@ -77,7 +79,7 @@ public final class EventFd implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

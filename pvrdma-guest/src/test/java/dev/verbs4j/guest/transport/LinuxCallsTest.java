@@ -1,6 +1,7 @@
 package dev.verbs4j.guest.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,10 +13,36 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The libc layer under the completion loop, on real fds of this host. */
 class LinuxCallsTest {
+
+    @Test
+    void signalsRacingTheCloseNeitherFailNorStopIt() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            EventFd e = new EventFd();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread[] signallers = new Thread[2];
+            for (int t = 0; t < signallers.length; t++) {
+                signallers[t] = Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 2000; i++) {
+                            e.signal();
+                        }
+                    } catch (Throwable x) {
+                        failed.set(x);
+                    }
+                });
+            }
+            e.close(); // while they signal: the memory a signal writes from is freed here
+            for (Thread t : signallers) {
+                t.join();
+            }
+            assertNull(failed.get(), "a signal after or during the close");
+        }
+    }
 
     @Test
     void anEventfdSumsSignalsUntilDrained() {
