@@ -17,8 +17,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * A TCP socket of our own (socket(2) and friends through FFM), so that a completion loop can
  * wait on it in its epoll set beside the CQ events. Reads and writes never block (each call says
  * MSG_DONTWAIT): they return 0 when the kernel has nothing to give or no room to take; a failed
- * call throws a {@link LinuxCallException} naming the call and its errno. Only
- * {@link #readWaiting} waits, on a socket that {@link #allowWaitingReads} made blocking.
+ * call throws a {@link LinuxCallException} naming the call and its errno. Only a read asked to
+ * wait does, on a socket that {@link #allowWaitingReads} made blocking.
  */
 public final class NativeSocket implements AutoCloseable {
     private static final int SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
@@ -183,47 +183,35 @@ public final class NativeSocket implements AutoCloseable {
 
     /** Reads into native memory; the count, 0 when nothing is there yet, -1 at end of stream. */
     public long read(long address, long length) {
-        return receive(address, length, MSG_DONTWAIT);
+        return read(address, length, false);
     }
 
     /**
-     * Reads into native memory, waiting for bytes when none are there: up to the receive
-     * time-out ({@link #setReceiveTimeout}) on a socket that {@link #allowWaitingReads} made
-     * blocking, and until {@link #shutdown} from another thread. As {@link #read}: 0 when the
-     * time ran out (or a signal came), -1 at end of stream.
+     * As {@link #read(long, long)}; with {@code wait}, it waits for bytes when none are there: up
+     * to the receive time-out ({@link #setReceiveTimeout}) on a socket that
+     * {@link #allowWaitingReads} made blocking, and until {@link #shutdown} from another thread
+     * (0 when the time ran out or a signal came).
      */
-    public long readWaiting(long address, long length) {
-        return receive(address, length, 0);
-    }
-
-    /** Reads into the listed buffers, in order, with one call; as {@link #read(long, long)}. */
-    public long read(Iovecs buffers) {
-        return receive(buffers, MSG_DONTWAIT);
-    }
-
-    /** Reads into the listed buffers, waiting as {@link #readWaiting(long, long)} does. */
-    public long readWaiting(Iovecs buffers) {
-        return receive(buffers, 0);
-    }
-
-    private long receive(Iovecs buffers, int flags) {
+    public long read(long address, long length, boolean wait) {
         long n;
         try {
-            n = (long) RECVMSG.invokeExact(Libc.errno(), fd, buffers.message(), flags);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-        return checkRead(n, "recvmsg");
-    }
-
-    private long receive(long address, long length, int flags) {
-        long n;
-        try {
-            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length, flags);
+            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length,
+                    wait ? 0 : MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
         return checkRead(n, "recv");
+    }
+
+    /** Reads into the listed buffers, in order, with one call; as {@link #read(long, long, boolean)}. */
+    public long read(Iovecs buffers, boolean wait) {
+        long n;
+        try {
+            n = (long) RECVMSG.invokeExact(Libc.errno(), fd, buffers.message(), wait ? 0 : MSG_DONTWAIT);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        return checkRead(n, "recvmsg");
     }
 
     /** Writes from native memory; how much the kernel took (0 when it has no room now). */
@@ -282,7 +270,7 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
-     * Lets {@link #readWaiting} wait (clears O_NONBLOCK). Every other call here still never
+     * Lets a read asked to wait do so (clears O_NONBLOCK). Every other call here still never
      * blocks: each says MSG_DONTWAIT.
      */
     public void allowWaitingReads() {
@@ -296,7 +284,7 @@ public final class NativeSocket implements AutoCloseable {
         }
     }
 
-    /** How long {@link #readWaiting} waits at most (SO_RCVTIMEO; at least a microsecond, as 0 means forever). */
+    /** How long a read asked to wait waits at most (SO_RCVTIMEO; at least a microsecond, as 0 means forever). */
     public void setReceiveTimeout(long micros) {
         long us = Math.max(1, micros);
         try (Arena arena = Arena.ofConfined()) {
@@ -312,7 +300,7 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     /**
-     * Shuts both directions down: a thread in {@link #readWaiting} returns at once (closing the
+     * Shuts both directions down: a thread waiting in a read returns at once (closing the
      * fd would not wake it). Failures are ignored: the socket is being given up.
      */
     public void shutdown() {

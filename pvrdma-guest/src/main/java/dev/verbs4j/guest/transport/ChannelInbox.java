@@ -54,16 +54,10 @@ final class ChannelInbox {
     }
 
     /**
-     * Waits (driving the loop, as a future's waiter does) until a message is copied into
-     * {@code into}; false when none came within {@code timeoutNanos}, and then none is taken.
-     */
-    boolean receive(ReceiveBuffer into, long timeoutNanos) {
-        return receive(into, timeoutNanos, loop::drive);
-    }
-
-    /**
-     * As {@link #receive(ReceiveBuffer, long)}, waiting first as {@code wait} does (then parked
-     * until the message comes or the time is up).
+     * Waits until a message is copied into {@code into}: first as {@code wait} does (driving the
+     * loop, as a future's waiter does, or reading the socket), then parked until the message
+     * comes or the time is up; false when none came within {@code timeoutNanos}, and then none is
+     * taken.
      */
     boolean receive(ReceiveBuffer into, long timeoutNanos, MessageWait wait) {
         if (loop.inLoop()) {

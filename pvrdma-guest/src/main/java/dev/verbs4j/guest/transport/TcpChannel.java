@@ -309,7 +309,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                     return;
                 }
             } finally {
-                leaveDirectRead(waiter);
+                leaveDirectRead();
             }
         }
         super.awaitMessage(waiter, timeoutNanos); // a BUSY loop spins anyway; or another thread reads
@@ -321,8 +321,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             if (released || endCause() != null) {
                 return false;
             }
-            lastDirectRead = System.nanoTime();
-            try {
+            try { // the timer reschedules itself while a thread reads: it sees the lock held
                 if (!rewatchScheduled) {
                     loop.schedule(Duration.ofNanos(DIRECT_LINGER_NANOS), rewatchAfterLinger);
                     rewatchScheduled = true;
@@ -345,8 +344,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      * into the waiter's native buffer (no copy), as a blocking socket's reader reads into its own.
      */
     private void readUntil(BufferWaiter waiter, long timeoutNanos) {
-        MemorySegment zone = waiter.target() != null && waiter.target().memory().isNative()
-                ? waiter.target().memory() : null;
+        MemorySegment memory = waiter.target().memory();
+        MemorySegment zone = memory.isNative() ? memory : null;
         long start = System.nanoTime();
         boolean adaptive = loop.mode() == CompletionMode.ADAPTIVE;
         long spinUntil = adaptive ? start + loop.spinNanos() : start;
@@ -393,9 +392,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      * Lets go of {@link #reading}. Other receives still waiting get the loop back at once; the
      * last reader out closes the socket if the channel was released meanwhile.
      */
-    private void leaveDirectRead(BufferWaiter waiter) {
+    private void leaveDirectRead() {
         if (directReader != null) {
-            inbound.giveBack(waiter.target().memory());
+            inbound.giveBack(directReader.target().memory());
             directReader = null;
         }
         lastDirectRead = System.nanoTime();

@@ -72,7 +72,7 @@ final class TcpInbound {
     long read(NativeSocket socket, boolean wait) {
         long room = room();
         long at = in.address() + writeAt;
-        long n = wait ? socket.readWaiting(at, room) : socket.read(at, room);
+        long n = socket.read(at, room, wait);
         if (n > 0) {
             writeAt += n;
             handleFrames();
@@ -89,7 +89,7 @@ final class TcpInbound {
     long read(NativeSocket socket, MemorySegment zone, boolean wait) {
         if (landed >= 0) {
             long at = zone.address() + landed, rest = landingLength - landed;
-            long n = wait ? socket.readWaiting(at, rest) : socket.read(at, rest);
+            long n = socket.read(at, rest, wait);
             if (n > 0) {
                 landed += n;
                 if (landed == landingLength) {
@@ -103,7 +103,7 @@ final class TcpInbound {
         }
         readAt = writeAt = 0;
         landingIovecs.clear().add(in.address(), TcpFrame.MESSAGE_HEADER).add(zone.address(), zone.byteSize());
-        long n = wait ? socket.readWaiting(landingIovecs) : socket.read(landingIovecs);
+        long n = socket.read(landingIovecs, wait);
         if (n <= 0) {
             return n;
         }
