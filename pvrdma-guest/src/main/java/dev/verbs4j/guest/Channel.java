@@ -46,6 +46,11 @@ public interface Channel extends AutoCloseable {
      * Sends a copy of {@code message}. Blocks while the send queue is full (back-pressure), up to
      * the configured send timeout; on the completion loop thread it fails at once instead.
      *
+     * <p>On TCP in EVENT or ADAPTIVE mode, a native {@code message} the socket takes only part of
+     * is not copied: the call waits until the socket has taken the rest from the caller's memory,
+     * as a blocking socket's write does (the future is then complete). Past the send timeout it
+     * copies what is left and returns, as when the socket takes everything at once.
+     *
      * <p>An EVENT (or sleeping ADAPTIVE) loop wakes for the send's completion at once when a
      * thread waits on the future ({@code get}, {@code join}) or polls it ({@code isDone}); else
      * it sleeps until the peer's next message and takes the completion then, within 2 ms at the

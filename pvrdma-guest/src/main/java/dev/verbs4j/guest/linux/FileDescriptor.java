@@ -48,6 +48,26 @@ public final class FileDescriptor {
     }
 
     /**
+     * One poll(2) on the {@code count} pollfd entries at {@code fds}, for callers that keep
+     * their own (no allocation per call). Returns the number of ready entries, 0 on timeout or
+     * when a signal cut the wait short.
+     */
+    static int poll(MemorySegment fds, long count, int timeoutMillis) {
+        try {
+            int rc = (int) POLL.invokeExact(Libc.errno(), fds, count, timeoutMillis);
+            if (rc < 0) {
+                if (Libc.lastErrno() == LinuxCallException.EINTR) {
+                    return 0;
+                }
+                throw LinuxCallException.last("cannot poll", "poll");
+            }
+            return rc;
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /**
      * Waits until {@code fd} has one of {@code events}, or {@code alsoReadable} (an eventfd that
      * cancels the wait; -1 for none) is readable, or {@code timeoutMillis} passes (-1: no limit).
      * Returns the ready events of {@code fd}, 0 on timeout or cancel.

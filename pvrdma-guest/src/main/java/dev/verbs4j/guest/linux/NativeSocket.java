@@ -12,6 +12,7 @@ import java.time.Duration;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * A TCP socket of our own (socket(2) and friends through FFM), so that a completion loop can
@@ -61,9 +62,13 @@ public final class NativeSocket implements AutoCloseable {
 
     private final int fd;
     private volatile boolean closed;
+    /** struct pollfd {fd, POLLOUT} for {@link #awaitWritable}; GC-owned, as a late waiter may still pass it. */
+    private final MemorySegment writablePoll = Arena.ofAuto().allocate(8, 4);
 
     private NativeSocket(int fd) {
         this.fd = fd;
+        writablePoll.set(JAVA_INT, 0, fd);
+        writablePoll.set(JAVA_SHORT, 4, FileDescriptor.POLLOUT);
     }
 
     public int fd() {
@@ -262,6 +267,14 @@ public final class NativeSocket implements AutoCloseable {
             return 0;
         }
         throw LinuxCallException.last("writing to the peer failed", call);
+    }
+
+    /**
+     * Waits up to {@code timeoutMillis} until the socket takes bytes again, or has failed (a
+     * write then says why). For one thread at a time: the pollfd is kept, so nothing is allocated.
+     */
+    public void awaitWritable(int timeoutMillis) {
+        FileDescriptor.poll(writablePoll, 1, timeoutMillis);
     }
 
     /** Waits for {@code events} as {@link FileDescriptor#await}. */

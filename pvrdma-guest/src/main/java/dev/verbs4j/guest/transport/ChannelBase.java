@@ -63,9 +63,11 @@ abstract class ChannelBase implements Channel {
      * Starts sending; the credit is taken. Implementations end {@code done} and give the credit
      * back (through {@link #operations} once they registered the operation there), and report
      * failures that way, never by throwing. {@code done} is null for {@link #offer}: nothing to
-     * complete, and a failure ends the channel.
+     * complete, and a failure ends the channel. {@code mayWait}: the caller is in {@link #send},
+     * which may wait, so the transport may wait there too rather than copy the message.
      */
-    abstract void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done);
+    abstract void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done,
+                            boolean mayWait);
 
     abstract void startWrite(MemorySegment local, RegisteredRegion region, long localOffset, RemoteRegion remote,
                              long remoteAddress, CompletableFuture<Void> done);
@@ -111,7 +113,7 @@ abstract class ChannelBase implements Channel {
         if (!takeSendCredit(message, false)) {
             return false;
         }
-        startSend(message, hasImmediate, immediate, null);
+        startSend(message, hasImmediate, immediate, null, false);
         return true;
     }
 
@@ -120,7 +122,7 @@ abstract class ChannelBase implements Channel {
             return null;
         }
         CompletableFuture<Void> done = loop.newFuture();
-        startSend(message, hasImmediate, immediate, done);
+        startSend(message, hasImmediate, immediate, done, wait);
         return done;
     }
 

@@ -229,7 +229,8 @@ final class RdmaChannel extends ChannelBase implements CompletionLoopSource, Com
     // ---- posting -------------------------------------------------------------------------
 
     @Override
-    void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done) {
+    void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done,
+                   boolean mayWait) { // the message is copied to its slot's buffer at once: nothing to wait for
         long id = operations.add(done);
         int slot = ChannelOperations.slot(id); // the operation's slot is its send buffer too
         int length = (int) message.byteSize();

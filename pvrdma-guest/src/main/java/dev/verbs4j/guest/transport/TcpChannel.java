@@ -37,7 +37,14 @@ import org.slf4j.LoggerFactory;
  * <p>Senders write header and payload with one writev straight from a reusable header and the
  * payload's own memory when nothing is queued ahead of them (no thread hop, no copy, no
  * allocation); what the socket does not take at once is copied to {@link TcpOutbound} and
- * written by the loop, so the caller may reuse its memory either way.
+ * written by the loop, so the caller may reuse its memory either way. A thread in
+ * {@link #send} (EVENT and ADAPTIVE) with a native payload instead lends the rest to the queue
+ * and waits until the socket has taken it, writing it as room frees up, as a blocking socket's
+ * writer waits in its write ({@link #awaitLentPayload}).
+ *
+ * <p>Three locks: {@link #writeLock} orders frames on the socket, {@link #reading} is held by
+ * whoever reads it, and {@link #interestLock} guards what the loop watches it for. None is held
+ * while waiting for the socket.
  *
  * <p>The socket is level-triggered in the epoll set: a read pass is bounded (other fds get their
  * turn) and what it leaves is reported again, and OUT is asked for only while bytes are queued.
@@ -60,6 +67,13 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private final NativeSocket socket;
     private final RegionTable regions = new RegionTable();
     private final Object writeLock = new Object();
+    /**
+     * Guards what the loop watches the socket for ({@link #inputWatched}, {@link #writeInterest})
+     * and its epoll entry. Held briefly, never across a write: a receiving thread takes it on
+     * every receive, and must not wait out a sender's write. Taken inside the write lock, never
+     * around it.
+     */
+    private final Object interestLock = new Object();
     private final TcpOutbound outbound = new TcpOutbound();
     private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
     // native memory owned by the GC, so nothing can touch freed memory after a close
@@ -68,9 +82,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /** Heap payloads are copied here to be written (writev needs native addresses); under the write lock. */
     private MemorySegment heapCopy = MemorySegment.NULL;
     private boolean writeInterest;
+    /** A sender waits in {@link #awaitLentPayload} (one at a time: it polls with the socket's one pollfd); under the write lock. */
+    private boolean lenderWaits;
     /** Held by whoever reads the socket and handles {@link #inbound}: the loop, or a thread that receives. */
     private final ReentrantLock reading = new ReentrantLock();
-    /** Whether the loop watches the socket for input; under the write lock, with {@link #writeInterest}. */
+    /** Whether the loop watches the socket for input; under {@link #interestLock}, as are the next two. */
     private boolean inputWatched = true;
     private boolean rewatchScheduled;
     private final Runnable rewatchAfterLinger = this::rewatchAfterLinger;
@@ -117,22 +133,30 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     // ---- requests ------------------------------------------------------------------------
 
     @Override
-    void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done) {
+    void startSend(MemorySegment message, boolean hasImmediate, int immediate, CompletableFuture<Void> done,
+                   boolean mayWait) {
+        boolean lent = false;
         try {
             synchronized (writeLock) {
                 checkWritable();
                 int h = TcpFrame.message(header, message.byteSize(), hasImmediate, immediate);
-                if (enqueue(h, message, null)) {
+                boolean mayLend = mayWait && done != null && message.isNative() && sendersWaitForTheSocket();
+                int how = enqueue(h, message, null, mayLend);
+                if (how == SENT) {
                     operations.endUntracked(done, null); // it went at once: nothing to track
                 } else {
                     long id = operations.add(done); // under the lock: the mark is where this frame ends
                     outbound.mark(() -> operations.complete(id));
+                    lent = how == LENT;
                 }
             }
         } catch (ChannelException e) {
             operations.endUntracked(done, e);
         }
         afterWrite();
+        if (lent) {
+            awaitLentPayload();
+        }
     }
 
     @Override
@@ -142,7 +166,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         try {
             synchronized (writeLock) {
                 checkWritable();
-                enqueue(TcpFrame.write(header, id, remoteAddress, remote.key(), local.byteSize()), local, null);
+                enqueue(TcpFrame.write(header, id, remoteAddress, remote.key(), local.byteSize()), local, null, false);
             }
         } catch (ChannelException e) {
             operations.fail(id, e);
@@ -159,7 +183,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             synchronized (writeLock) {
                 checkWritable();
                 enqueue(TcpFrame.read(header, id, remoteAddress, remote.key(), (int) local.byteSize()),
-                        MemorySegment.NULL, null);
+                        MemorySegment.NULL, null, false);
             }
         } catch (ChannelException e) {
             readTargets.remove(id);
@@ -172,7 +196,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     void sayGoodbye() {
         synchronized (writeLock) {
             checkWritable();
-            enqueue(TcpFrame.close(header), MemorySegment.NULL, socket::shutdownOutput);
+            enqueue(TcpFrame.close(header), MemorySegment.NULL, socket::shutdownOutput, false);
         }
         afterWrite();
     }
@@ -188,13 +212,17 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         }
     }
 
+    /** How {@link #enqueue} got a frame out: all of it at once, or the rest queued as a copy or lent. */
+    private static final int SENT = 0, QUEUED = 1, LENT = 2;
+
     /**
      * Under the write lock: writes {@code headerLength} bytes of {@link #header} and then
      * {@code payload} now if nothing is queued ahead, else (or what the socket does not take)
      * queues a copy for the loop. {@code written} runs once the frame is out: here when it went
-     * at once, later by the loop otherwise. True when the whole frame went at once.
+     * at once, later otherwise. With {@code mayLend}, a payload the socket took only part of is
+     * lent to the queue instead of copied: the caller then waits in {@link #awaitLentPayload}.
      */
-    private boolean enqueue(int headerLength, MemorySegment payload, Runnable written) {
+    private int enqueue(int headerLength, MemorySegment payload, Runnable written, boolean mayLend) {
         long length = payload.byteSize();
         long payloadAddress = length == 0 ? 0 : nativeAddress(payload);
         long sent = 0;
@@ -210,7 +238,15 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             if (written != null) {
                 written.run();
             }
-            return true;
+            return SENT;
+        }
+        if (mayLend && length > 0 && !lenderWaits && outbound.isEmpty()) {
+            long headerSent = Math.min(sent, headerLength);
+            outbound.lend(header.address() + headerSent, headerLength - headerSent,
+                    payloadAddress + (sent - headerSent), length - (sent - headerSent));
+            outbound.mark(written);
+            lenderWaits = true;
+            return LENT;
         }
         if (sent < headerLength) {
             outbound.add(header.address() + sent, headerLength - sent);
@@ -219,16 +255,66 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             outbound.add(payloadAddress + (sent - headerLength), length - (sent - headerLength));
         }
         outbound.mark(written);
-        if (!writeInterest) {
-            writeInterest = true;
-            try {
-                loop.changeEvents(socket.fd(), watchedEvents());
-            } catch (VerbsException e) {
-                writeFailure = e;
-                throw new ChannelException(ChannelError.PEER_LOST, "the connection is closing: " + e.getMessage(), e);
+        askForWrites();
+        return QUEUED;
+    }
+
+    /** Under the write lock: the loop writes what is queued once the socket has room. */
+    private void askForWrites() {
+        synchronized (interestLock) {
+            if (!writeInterest) {
+                writeInterest = true;
+                try {
+                    loop.changeEvents(socket.fd(), watchedEvents());
+                } catch (VerbsException e) {
+                    writeFailure = e;
+                    throw new ChannelException(ChannelError.PEER_LOST, "the connection is closing: " + e.getMessage(), e);
+                }
             }
         }
-        return false;
+    }
+
+    /**
+     * Whether a sender may wait for the socket itself: not the loop's thread (it must not block),
+     * and not in BUSY mode, where the sender drives the loop anyway.
+     */
+    private boolean sendersWaitForTheSocket() {
+        return loop.mode() != CompletionMode.BUSY_POLL && !loop.inLoop();
+    }
+
+    /**
+     * A sender whose payload the queue borrowed waits until the socket has taken it, and writes
+     * it as the socket makes room, as a blocking socket's writer waits in its write: no copy, and
+     * no hop through the loop. The write lock is held only to write, so the loop can still answer
+     * the peer (a response queues behind the lent bytes). Past the send time-out, or when
+     * interrupted, what is left is copied and left to the loop, as for a send that did not wait.
+     */
+    private void awaitLentPayload() {
+        long deadline = System.nanoTime() + config.sendTimeout().toNanos();
+        try {
+            boolean lentLeft = true;
+            while (lentLeft && !released) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                socket.awaitWritable((int) Math.max(1, Math.min(DIRECT_WAIT_SLICE_MICROS / 1000, left / 1_000_000)));
+                lentLeft = flush();
+            }
+        } finally {
+            synchronized (writeLock) {
+                lenderWaits = false;
+                if (outbound.holdsLent()) { // the caller's memory is its own again once this returns
+                    outbound.copyLent();
+                    try {
+                        askForWrites();
+                    } catch (ChannelException e) {
+                        // the write failure is recorded: reported below
+                    }
+                }
+            }
+            afterWrite();
+        }
     }
 
     /** Where the payload's bytes are in native memory: its own, or a copy for heap memory. */
@@ -251,29 +337,39 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         }
     }
 
-    /** Under the write lock: what the loop watches the socket for now. */
+    /** Under {@link #interestLock}: what the loop watches the socket for now. */
     private int watchedEvents() {
         return (inputWatched ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
     }
 
-    /** Loop thread: writes what is queued while the socket takes it. */
-    private void flush() {
+    /**
+     * Writes what is queued while the socket takes it: the loop, or a sender whose payload is
+     * lent. True while lent bytes are left.
+     */
+    private boolean flush() {
         List<Runnable> done = new ArrayList<>(2);
+        boolean lentLeft;
         synchronized (writeLock) {
             if (released || !socket.isOpen()) {
-                return;
+                return false;
             }
             try {
-                if (outbound.writeTo(socket, done) && writeInterest) {
-                    writeInterest = false;
-                    loop.changeEvents(socket.fd(), watchedEvents());
+                if (outbound.writeTo(socket, done)) {
+                    synchronized (interestLock) {
+                        if (writeInterest) {
+                            writeInterest = false;
+                            loop.changeEvents(socket.fd(), watchedEvents());
+                        }
+                    }
                 }
             } catch (VerbsException e) {
                 writeFailure = e;
             }
+            lentLeft = outbound.holdsLent() && writeFailure == null;
         }
         afterWrite();
         done.forEach(Runnable::run);
+        return lentLeft;
     }
 
     // ---- reading -------------------------------------------------------------------------
@@ -317,7 +413,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
 
     /** Under {@link #reading}: takes the socket out of the loop's IN set; false if the channel is going. */
     private boolean takeInputFromLoop() {
-        synchronized (writeLock) {
+        synchronized (interestLock) {
             if (released || endCause() != null) {
                 return false;
             }
@@ -400,7 +496,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         lastDirectRead = System.nanoTime();
         boolean othersWait = inbox.hasWaiters();
         if (othersWait) {
-            synchronized (writeLock) {
+            synchronized (interestLock) {
                 watchInput();
             }
         }
@@ -435,7 +531,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /** Loop thread, a timer: gives the socket's input back to the loop once no receive read it for a while. */
     private void rewatchAfterLinger() {
         long idle = System.nanoTime() - lastDirectRead;
-        synchronized (writeLock) {
+        synchronized (interestLock) {
             if (released) {
                 return;
             }
@@ -449,7 +545,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         handleBufferedFrames();
     }
 
-    /** Under the write lock: the loop watches the socket's input again. */
+    /** Under {@link #interestLock}: the loop watches the socket's input again. */
     private void watchInput() {
         if (inputWatched || released) {
             return;
@@ -465,7 +561,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     @Override
     public void setListener(ChannelListener listener) {
         super.setListener(listener);
-        synchronized (writeLock) {
+        synchronized (interestLock) {
             watchInput(); // a listener is served by the loop: it reads from now on
         }
         handOverBufferedFrames();
@@ -595,7 +691,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private ChannelException respond(int headerLength, MemorySegment payload, ChannelException refused) {
         try {
             checkWritable();
-            if (enqueue(headerLength, payload, null)) {
+            if (enqueue(headerLength, payload, null, false) == SENT) {
                 return refused;
             }
             outbound.mark(refused == null ? null : () -> end(refused));
@@ -656,11 +752,13 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             socket.shutdown();
         }
         synchronized (writeLock) { // senders check under this lock before they touch the socket or its epoll entry
-            if (socket.isOpen()) {
-                loop.unwatch(socket.fd());
+            synchronized (interestLock) { // and so do receiving threads and the linger timer
+                if (socket.isOpen()) {
+                    loop.unwatch(socket.fd());
+                }
+                released = true;
             }
             outbound.clear();
-            released = true;
         }
         closeIfReleased();
         readTargets.clear(); // the regions stay: their owner closes them, and may still read them

@@ -1,5 +1,6 @@
 package dev.verbs4j.guest.transport;
 
+import dev.verbs4j.guest.linux.Iovecs;
 import dev.verbs4j.guest.linux.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,6 +11,10 @@ import java.util.List;
  * What the TCP channel could not write to its socket at once: the rest of each frame copied, in
  * order, into one native buffer, and for each frame what to run once its last byte is out. The
  * loop then writes many queued frames with one system call.
+ *
+ * <p>A sender that waits until its frame is out may instead lend the rest of its payload: it goes
+ * first in line (behind the rest of its header) with no copy, and the sender keeps that memory as
+ * it is until the bytes are out or {@link #copyLent} took them.
  *
  * <p>Not thread-safe: the channel holds its write lock around every call.
  */
@@ -25,9 +30,59 @@ final class TcpOutbound {
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private long queued;
     private long written;
+    /** The rest of a lending sender's header, copied (the channel reuses its header memory); [lentHeaderAt, lentHeaderEnd). */
+    private final MemorySegment lentHeader = Arena.ofAuto().allocate(TcpFrame.MAX_HEADER, 8);
+    private long lentHeaderAt;
+    private long lentHeaderEnd;
+    /** A waiting sender's own payload bytes, written right after its header and before the copied ones; lentLength 0 when none. */
+    private long lentAddress;
+    private long lentLength;
+    private final Iovecs iovecs = new Iovecs(Arena.ofAuto(), 3);
 
     boolean isEmpty() {
-        return head == tail;
+        return head == tail && lentLength == 0 && lentHeaderAt == lentHeaderEnd;
+    }
+
+    /**
+     * Queues the rest of a frame whose payload is not copied: {@code headerLength} bytes at
+     * {@code headerAddress} (copied: few), then {@code length} bytes at native {@code address}
+     * (lent). Only on an empty queue, as the lent bytes must go first.
+     */
+    void lend(long headerAddress, long headerLength, long address, long length) {
+        if (!isEmpty() || headerLength > lentHeader.byteSize()) {
+            throw new IllegalStateException("lending needs an empty queue: the lent bytes go first");
+        }
+        MemorySegment.copy(MemorySegment.ofAddress(headerAddress).reinterpret(headerLength), 0, lentHeader, 0,
+                headerLength);
+        lentHeaderAt = 0;
+        lentHeaderEnd = headerLength;
+        lentAddress = address;
+        lentLength = length;
+        queued += headerLength + length;
+    }
+
+    /** Whether lent bytes are still unwritten (their owner must not touch or free them yet). */
+    boolean holdsLent() {
+        return lentLength > 0;
+    }
+
+    /** Copies the unwritten lent frame in front of the copied bytes, so the payload's owner may go. */
+    void copyLent() {
+        long headerLeft = lentHeaderEnd - lentHeaderAt;
+        long lent = headerLeft + lentLength;
+        if (lentLength == 0) {
+            return; // the header goes before the payload: with the payload out, it is out too
+        }
+        long left = tail - head;
+        makeRoom(lent); // room for both, from 0 on after the move below
+        MemorySegment.copy(bytes, head, bytes, lent, left);
+        MemorySegment.copy(lentHeader, lentHeaderAt, bytes, 0, headerLeft);
+        MemorySegment.copy(MemorySegment.ofAddress(lentAddress).reinterpret(lentLength), 0, bytes, headerLeft,
+                lentLength);
+        head = 0;
+        tail = lent + left;
+        lentHeaderAt = lentHeaderEnd = 0;
+        lentLength = 0;
     }
 
     /** Copies {@code length} bytes at native {@code address} behind what is queued. */
@@ -53,13 +108,21 @@ final class TcpOutbound {
      * (for the caller to run outside its lock). True when nothing is left.
      */
     boolean writeTo(NativeSocket socket, List<Runnable> done) {
-        while (head < tail) {
-            long n = socket.write(bytes.address() + head, tail - head);
+        while (!isEmpty()) {
+            long n = socket.write(iovecs.clear()
+                    .add(lentHeader.address() + lentHeaderAt, lentHeaderEnd - lentHeaderAt)
+                    .add(lentAddress, lentLength)
+                    .add(bytes.address() + head, tail - head));
             if (n == 0) {
                 break;
             }
-            head += n;
             written += n;
+            long header = Math.min(n, lentHeaderEnd - lentHeaderAt);
+            lentHeaderAt += header;
+            long lent = Math.min(n - header, lentLength);
+            lentAddress += lent;
+            lentLength -= lent;
+            head += n - header - lent;
         }
         while (!pending.isEmpty() && pending.peek().end() <= written) {
             done.add(pending.poll().written());
@@ -73,6 +136,8 @@ final class TcpOutbound {
 
     void clear() {
         head = tail = 0;
+        lentHeaderAt = lentHeaderEnd = 0;
+        lentLength = 0;
         pending.clear();
     }
 

@@ -20,44 +20,40 @@ class TcpOutboundTest {
 
     @Test
     void queuedFramesLeaveInOrderAndEachActionRunsOnceItsLastByteIsOut() throws Exception {
-        try (Arena arena = Arena.ofConfined();
-             NativeSocket listener = NativeSocket.listen("127.0.0.1", 0, 4);
-             NativeSocket sender = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
-             NativeSocket receiver = acceptOne(listener)) {
-            TcpOutbound outbound = new TcpOutbound();
-            ByteArrayOutputStream expected = new ByteArrayOutputStream();
-            List<String> ran = new ArrayList<>();
-            List<Runnable> done = new ArrayList<>();
-
+        try (Stream s = new Stream()) {
             // more than loopback's socket buffers take, so the first write leaves much of it queued
-            frame(outbound, arena, expected, 1, 10, 16 << 20);
-            outbound.mark(() -> ran.add("a"));
-            assertFalse(outbound.writeTo(sender, done));
-            assertTrue(done.isEmpty(), "frame a is not out yet");
+            s.frame(1, 10, 16 << 20);
+            s.outbound.mark(() -> s.ran.add("a"));
+            assertFalse(s.outbound.writeTo(s.sender, s.done));
+            assertTrue(s.done.isEmpty(), "frame a is not out yet");
             // more than the room left behind it: the buffer compacts or grows, keeping the order
-            frame(outbound, arena, expected, 2, 4, 80_000);
-            outbound.mark(() -> ran.add("b"));
-            frame(outbound, arena, expected, 3, 7, 0);
-            outbound.mark(null);
-            frame(outbound, arena, expected, 4, 5, 100);
-            outbound.mark(() -> ran.add("d"));
+            s.frame(2, 4, 80_000);
+            s.outbound.mark(() -> s.ran.add("b"));
+            s.frame(3, 7, 0);
+            s.outbound.mark(null);
+            s.frame(4, 5, 100);
+            s.outbound.mark(() -> s.ran.add("d"));
 
-            ByteArrayOutputStream received = new ByteArrayOutputStream();
-            MemorySegment in = arena.allocate(256 * 1024);
-            boolean empty = false;
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (received.size() < expected.size() && System.nanoTime() < deadline) {
-                if (!empty) {
-                    empty = outbound.writeTo(sender, done);
-                    done.forEach(Runnable::run);
-                    done.clear();
-                }
-                long n = receiver.read(in.address(), in.byteSize());
-                received.write(in.asSlice(0, Math.max(n, 0)).toArray(ValueLayout.JAVA_BYTE), 0, (int) Math.max(n, 0));
-            }
-            assertTrue(empty && outbound.isEmpty(), "everything was written");
-            assertArrayEquals(expected.toByteArray(), received.toByteArray());
-            assertEquals(List.of("a", "b", "d"), ran);
+            s.drainAndCheck(List.of("a", "b", "d"));
+        }
+    }
+
+    @Test
+    void lentBytesGoFirstAndACopyOfTheirRestKeepsTheOrderOnceTheirOwnerTakesThemBack() throws Exception {
+        try (Stream s = new Stream()) {
+            MemorySegment header = s.bytes(1, 7);
+            MemorySegment lent = s.bytes(2, 16 << 20); // more than the socket takes
+            s.outbound.lend(header.address(), header.byteSize(), lent.address(), lent.byteSize());
+            s.outbound.mark(() -> s.ran.add("lent"));
+            s.frame(3, 5, 1000); // copied behind the lent frame
+            s.outbound.mark(() -> s.ran.add("copied"));
+            assertFalse(s.outbound.writeTo(s.sender, s.done));
+            assertTrue(s.outbound.holdsLent(), "the socket took only part of the lent bytes");
+            s.outbound.copyLent();
+            assertFalse(s.outbound.holdsLent());
+            lent.fill((byte) 0x5A); // the owner reuses its memory: the queue has its own copy
+
+            s.drainAndCheck(List.of("lent", "copied"));
         }
     }
 
@@ -69,16 +65,63 @@ class TcpOutboundTest {
         return s;
     }
 
-    /** A header of {@code headerBytes} and a payload of {@code payloadBytes}, all of value {@code tag}. */
-    private static void frame(TcpOutbound outbound, Arena arena, ByteArrayOutputStream expected, int tag,
-                              int headerBytes, int payloadBytes) {
-        for (int[] part : new int[][] {{tag, headerBytes}, {tag + 100, payloadBytes}}) {
-            byte[] bytes = new byte[part[1]];
-            java.util.Arrays.fill(bytes, (byte) part[0]);
-            expected.writeBytes(bytes);
-            MemorySegment native_ = arena.allocate(Math.max(1, bytes.length));
-            MemorySegment.copy(bytes, 0, native_, ValueLayout.JAVA_BYTE, 0, bytes.length);
-            outbound.add(native_.address(), bytes.length);
+    /** A send queue over a connected loopback pair, and the bytes and actions a test expects of it. */
+    private static final class Stream implements AutoCloseable {
+        final Arena arena = Arena.ofConfined();
+        final NativeSocket listener;
+        final NativeSocket sender;
+        final NativeSocket receiver;
+        final TcpOutbound outbound = new TcpOutbound();
+        final ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        final List<String> ran = new ArrayList<>();
+        final List<Runnable> done = new ArrayList<>();
+
+        Stream() throws Exception {
+            listener = NativeSocket.listen("127.0.0.1", 0, 4);
+            sender = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
+            receiver = acceptOne(listener);
+        }
+
+        /** Queues a header of {@code headerBytes} and a payload of {@code payloadBytes}, of values tag and tag + 100. */
+        void frame(int tag, int headerBytes, int payloadBytes) {
+            for (int[] part : new int[][] {{tag, headerBytes}, {tag + 100, payloadBytes}}) {
+                MemorySegment bytes = bytes(part[0], part[1]);
+                outbound.add(bytes.address(), bytes.byteSize());
+            }
+        }
+
+        /** {@code length} bytes of value {@code tag} in native memory, expected next on the wire. */
+        MemorySegment bytes(int tag, int length) {
+            MemorySegment s = arena.allocate(Math.max(1, length)).asSlice(0, length).fill((byte) tag);
+            expected.writeBytes(s.toArray(ValueLayout.JAVA_BYTE));
+            return s;
+        }
+
+        /** Writes what is queued while reading the other end; checks the bytes and the actions run. */
+        void drainAndCheck(List<String> expectedActions) {
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            MemorySegment in = arena.allocate(256 * 1024);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (received.size() < expected.size() && System.nanoTime() < deadline) {
+                if (!outbound.isEmpty()) {
+                    outbound.writeTo(sender, done);
+                    done.forEach(Runnable::run);
+                    done.clear();
+                }
+                long n = Math.max(0, receiver.read(in.address(), in.byteSize()));
+                received.write(in.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE), 0, (int) n);
+            }
+            assertTrue(outbound.isEmpty(), "everything was written");
+            assertArrayEquals(expected.toByteArray(), received.toByteArray());
+            assertEquals(expectedActions, ran);
+        }
+
+        @Override
+        public void close() {
+            receiver.close();
+            sender.close();
+            listener.close();
+            arena.close();
         }
     }
 }
