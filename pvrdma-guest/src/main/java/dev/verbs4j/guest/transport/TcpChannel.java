@@ -59,8 +59,11 @@ import org.slf4j.LoggerFactory;
 final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbound.Frames {
     private static final Logger LOG = LoggerFactory.getLogger(TcpChannel.class);
     private static final int READS_PER_PASS = 16;
-    /** A thread's longest wait in one read: then it looks at its time-out and interrupt flag again. */
-    private static final long DIRECT_WAIT_SLICE_MICROS = 50_000;
+    /**
+     * A thread's longest wait on the socket in one call (a read, or a sender's poll): then it
+     * looks at its time-out and interrupt flag again.
+     */
+    private static final long WAIT_SLICE_MICROS = 50_000;
     /** How long the socket stays out of the loop's IN set after the last receive that read it directly. */
     private static final long DIRECT_LINGER_NANOS = 10_000_000L;
 
@@ -92,7 +95,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private final Runnable rewatchAfterLinger = this::rewatchAfterLinger;
     private volatile long lastDirectRead;
     /** The socket's receive time-out now; under {@link #reading}. */
-    private long receiveTimeoutMicros = DIRECT_WAIT_SLICE_MICROS;
+    private long receiveTimeoutMicros = WAIT_SLICE_MICROS;
     /** Set by {@link #releaseResources} before the socket may close: nothing reads, writes or watches it then. */
     private volatile boolean released;
     private final TcpInbound inbound;
@@ -114,7 +117,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             socket.setNoDelay(false); // the bootstrap ran with it on; from here on, Nagle packs
         }
         socket.allowWaitingReads();
-        socket.setReceiveTimeout(DIRECT_WAIT_SLICE_MICROS);
+        socket.setReceiveTimeout(WAIT_SLICE_MICROS);
         loop.watch(socket.fd(), Epoll.IN, channel);
         return channel;
     }
@@ -298,7 +301,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                 if (left <= 0 || Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                socket.awaitWritable((int) Math.max(1, Math.min(DIRECT_WAIT_SLICE_MICROS / 1000, left / 1_000_000)));
+                socket.awaitWritable((int) Math.max(1, Math.min(WAIT_SLICE_MICROS / 1000, left / 1_000_000)));
                 lentLeft = flush();
             }
         } finally {
@@ -476,7 +479,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
 
     /** Bounds the next waiting read by the receive's time-out (a system call only when the bound changes). */
     private void limitWait(long leftNanos) {
-        long micros = leftNanos >= DIRECT_WAIT_SLICE_MICROS * 1000 ? DIRECT_WAIT_SLICE_MICROS
+        long micros = leftNanos >= WAIT_SLICE_MICROS * 1000 ? WAIT_SLICE_MICROS
                 : (leftNanos + 999_999) / 1_000_000 * 1000; // whole milliseconds: a few calls, not one per read
         if (micros != receiveTimeoutMicros) {
             socket.setReceiveTimeout(micros);

@@ -68,11 +68,11 @@ final class TcpOutbound {
 
     /** Copies the unwritten lent frame in front of the copied bytes, so the payload's owner may go. */
     void copyLent() {
-        long headerLeft = lentHeaderEnd - lentHeaderAt;
-        long lent = headerLeft + lentLength;
         if (lentLength == 0) {
             return; // the header goes before the payload: with the payload out, it is out too
         }
+        long headerLeft = lentHeaderEnd - lentHeaderAt;
+        long lent = headerLeft + lentLength;
         long left = tail - head;
         makeRoom(lent); // room for both, from 0 on after the move below
         MemorySegment.copy(bytes, head, bytes, lent, left);
