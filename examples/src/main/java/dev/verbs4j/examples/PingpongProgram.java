@@ -60,6 +60,11 @@ final class PingpongProgram {
     }
 
     static void main(Flavor flavor, String[] args) {
+        System.exit(execute(flavor, args));
+    }
+
+    /** The whole program without the exit: its status. */
+    static int execute(Flavor flavor, String[] args) {
         CommonOptions.configure(0);
         CommandLine cl = PingpongOptions.commandLine(flavor);
         cl.setExecutionStrategy(parsed -> {
@@ -78,7 +83,7 @@ final class PingpongProgram {
                 System.out.flush();
             }
         });
-        System.exit(cl.execute(args));
+        return cl.execute(args);
     }
 
     private int run() throws Exception {

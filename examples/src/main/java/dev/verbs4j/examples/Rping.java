@@ -13,6 +13,11 @@ public final class Rping {
     private Rping() {}
 
     public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** The whole program without the exit: its status. */
+    static int execute(String[] args) {
         CommonOptions.configure(0);
         CommandLine cl = RpingOptions.commandLine();
         cl.setExecutionStrategy(parsed -> {
@@ -31,6 +36,6 @@ public final class Rping {
                 System.out.flush();
             }
         });
-        System.exit(cl.execute(args));
+        return cl.execute(args);
     }
 }

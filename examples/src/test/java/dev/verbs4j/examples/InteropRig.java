@@ -80,27 +80,78 @@ final class InteropRig {
         return cmd;
     }
 
+    /**
+     * bin/verbs4j SUBCOMMAND ARGS... run on a thread of this JVM: for the cases that check what
+     * goes over the wire, which does not depend on how the JVM started. Each test class still
+     * runs some cases through bin/verbs4j, so the launcher stays covered.
+     */
+    static Run startInJvm(String subcommand, String role, String... args) {
+        InJvmRun.Program program = switch (subcommand) {
+            case "rc-pingpong" -> a -> PingpongProgram.execute(PingpongOptions.Flavor.RC, a);
+            case "ud-pingpong" -> a -> PingpongProgram.execute(PingpongOptions.Flavor.UD, a);
+            case "rping" -> Rping::execute;
+            default -> throw new IllegalArgumentException("no in-JVM entry for " + subcommand);
+        };
+        return InJvmRun.start("jvm-" + role + " " + subcommand, program, args);
+    }
+
+    /**
+     * One side of an interop run. kind "c": rdma-core's {@code cProgram}; "java": ours through
+     * bin/verbs4j, in a JVM of its own; "jvm": ours on a thread of the test JVM.
+     */
+    static Run start(String kind, String role, String cProgram, String subcommand, List<String> args)
+            throws IOException {
+        String[] a = args.toArray(String[]::new);
+        return switch (kind) {
+            case "c" -> start("c-" + role, c(cProgram, a));
+            case "java" -> start("java-" + role, java(subcommand, a));
+            case "jvm" -> startInJvm(subcommand, role, a);
+            default -> throw new IllegalArgumentException("kind " + kind);
+        };
+    }
+
     static List<String> c(String program, String... args) {
         List<String> cmd = new ArrayList<>(List.of(program));
         cmd.addAll(List.of(args));
         return cmd;
     }
 
-    /** A started program whose output goes to files (no pipe can fill up and stall it). */
-    static final class Run {
+    /** A started program: a process, or a Java program on a thread of this JVM ({@link InJvmRun}). */
+    abstract static class Run {
         final String name;
+
+        Run(String name) {
+            this.name = name;
+        }
+
+        /** Waits at most {@code seconds}; ends the program when it takes longer. */
+        abstract Result await(long seconds) throws Exception;
+
+        abstract void kill();
+
+        abstract boolean isAlive();
+
+        /** The process whose /proc/PID/net shows the program's sockets. */
+        abstract long pid();
+
+        abstract String stdoutSoFar();
+    }
+
+    /** A started process whose output goes to files (no pipe can fill up and stall it). */
+    static final class ProcessRun extends Run {
         final Process process;
         final Path out;
         final Path err;
 
-        private Run(String name, Process process, Path out, Path err) {
-            this.name = name;
+        private ProcessRun(String name, Process process, Path out, Path err) {
+            super(name);
             this.process = process;
             this.out = out;
             this.err = err;
         }
 
         /** Waits at most {@code seconds}; kills the process tree when it takes longer. */
+        @Override
         Result await(long seconds) throws Exception {
             boolean finished = process.waitFor(seconds, TimeUnit.SECONDS);
             String threads = "";
@@ -129,11 +180,23 @@ final class InteropRig {
             }
         }
 
+        @Override
         void kill() {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
 
+        @Override
+        boolean isAlive() {
+            return process.isAlive();
+        }
+
+        @Override
+        long pid() {
+            return process.pid();
+        }
+
+        @Override
         String stdoutSoFar() {
             return read(out);
         }
@@ -172,7 +235,7 @@ final class InteropRig {
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         // bin/verbs4j keeps its AOT cache there: under emulation each JVM start is 1-2 s shorter with it
         pb.environment().putIfAbsent("VERBS4J_AOT_DIR", Path.of("target", "aot").toAbsolutePath().toString());
-        return new Run(name + " " + String.join(" ", command.subList(command.get(0).endsWith("verbs4j") ? 1 : 0,
+        return new ProcessRun(name + " " + String.join(" ", command.subList(command.get(0).endsWith("verbs4j") ? 1 : 0,
                 command.size())), pb.start(), out, err);
     }
 
@@ -189,7 +252,7 @@ final class InteropRig {
      */
     static void awaitTcpListen(int port, Run server) throws Exception {
         String needle = String.format(Locale.ROOT, ":%04X", port);
-        String net = "/proc/" + server.process.pid() + "/net/";
+        String net = "/proc/" + server.pid() + "/net/";
         awaitListening(server, () -> {
             for (String table : List.of(net + "tcp", net + "tcp6")) {
                 for (String line : readLinesIfPresent(Path.of(table))) {
@@ -231,7 +294,7 @@ final class InteropRig {
             if (probe.listening()) {
                 return;
             }
-            if (!server.process.isAlive()) {
+            if (!server.isAlive()) {
                 fail("server ended before listening: " + server.await(1).describe());
             }
             Thread.sleep(100);

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Peers that are not there, not right, or die: each Java program must end with a clear message
  * and a non-zero exit within its timeout, never hang. The process-level bound here is generous
- * (JVM start-up under emulation); --timeout keeps the programs' own waits short.
+ * (JVM start-up under emulation); --timeout keeps the programs' own waits short. Two cases run
+ * the programs through bin/verbs4j, as users do; the others on a thread of the test JVM, where a
+ * program that leaves a non-daemon thread behind (its own JVM would never exit) fails too.
  */
 @Tag("rdma")
 class WrongPeerInteropTest {
@@ -20,8 +22,8 @@ class WrongPeerInteropTest {
     @Test
     void rcClientWithNothingListening() throws Exception {
         int port = InteropRig.nextPort();
-        Result r = InteropRig.start("java-client", InteropRig.java("rc-pingpong", "-d", InteropRig.device(), "-g",
-                InteropRig.gidIndex(), "-p", Integer.toString(port), "--timeout", "5", InteropRig.address()))
+        Result r = InteropRig.startInJvm("rc-pingpong", "client", "-d", InteropRig.device(), "-g",
+                InteropRig.gidIndex(), "-p", Integer.toString(port), "--timeout", "5", InteropRig.address())
                 .await(BOUND_SECONDS);
         r.assertFailure();
         assertTrue(r.stderr().contains("Couldn't connect to " + InteropRig.address() + ":" + port), r.describe());
@@ -58,13 +60,13 @@ class WrongPeerInteropTest {
         Run server;
         Run client;
         if (javaIsServer) {
-            server = InteropRig.start("java-server", javaArgs(javaCommand, common, null));
+            server = InteropRig.startInJvm(javaCommand, "server", javaArgs(common, null));
             InteropRig.awaitTcpListen(port, server);
             client = InteropRig.start("c-client", cArgs(cProgram, common, InteropRig.address()));
         } else {
             server = InteropRig.start("c-server", cArgs(cProgram, common, null));
             InteropRig.awaitTcpListen(port, server);
-            client = InteropRig.start("java-client", javaArgs(javaCommand, common, InteropRig.address()));
+            client = InteropRig.startInJvm(javaCommand, "client", javaArgs(common, InteropRig.address()));
         }
         Run java = javaIsServer ? server : client;
         Run c = javaIsServer ? client : server;
@@ -76,13 +78,13 @@ class WrongPeerInteropTest {
         assertTrue(r.stderr().contains("Failed status") || r.stderr().contains("no completion"), r.describe());
     }
 
-    private static List<String> javaArgs(String command, List<String> common, String host) {
+    private static String[] javaArgs(List<String> common, String host) {
         List<String> args = new java.util.ArrayList<>(common);
         args.addAll(List.of("--timeout", "5"));
         if (host != null) {
             args.add(host);
         }
-        return InteropRig.java(command, args.toArray(String[]::new));
+        return args.toArray(String[]::new);
     }
 
     private static List<String> cArgs(String program, List<String> common, String host) {
@@ -96,7 +98,7 @@ class WrongPeerInteropTest {
     private static void awaitOutput(Run run, String text) throws Exception {
         long deadline = System.nanoTime() + BOUND_SECONDS * 1_000_000_000L;
         while (!run.stdoutSoFar().contains(text)) {
-            if (System.nanoTime() > deadline || !run.process.isAlive()) {
+            if (System.nanoTime() > deadline || !run.isAlive()) {
                 run.kill();
                 throw new AssertionError("never printed '" + text + "': " + run.await(5).describe());
             }
@@ -118,8 +120,8 @@ class WrongPeerInteropTest {
         Run server = InteropRig.start("c-server", InteropRig.c("rping", "-s", "-a", InteropRig.address(), "-p",
                 Integer.toString(port)));
         InteropRig.awaitCmListen(port, server);
-        Run client = InteropRig.start("java-client", InteropRig.java("rping", "-c", "-v", "-a", InteropRig.address(),
-                "-p", Integer.toString(port), "--timeout", "10"));
+        Run client = InteropRig.startInJvm("rping", "client", "-c", "-v", "-a", InteropRig.address(),
+                "-p", Integer.toString(port), "--timeout", "10");
         awaitOutput(client, "ping data:");
         server.kill();
         Result r = client.await(BOUND_SECONDS);
