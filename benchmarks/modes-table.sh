@@ -5,31 +5,53 @@
 set -euo pipefail
 raw=${1:-$(cd "$(dirname "$(readlink -f "$0")")" && pwd)/target/modes}
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "-" }'; }
 value() { [[ -s $1 ]] && head -n1 "$1" || echo "-"; }
 
 cat "$raw/when.txt" 2>/dev/null || true
 
-# RTT rows: mode-bench client lines "| mode | thread | bytes | iterations | p50 | p99 | avg | cpu c | cpu s |"
-rtt_files=$(ls "$raw"/rtt-*.txt 2>/dev/null | grep -v '\.server$' || true)
+# RTT rows: mode-bench client lines "| mode | thread | bytes | iterations | p50 | p99 | avg | cpu c | cpu s |",
+# one set per round (round-N/; a run from before rounds existed keeps its files in $raw itself).
+rounds=$(ls -d "$raw"/round-* 2>/dev/null | sort -V || true)
+[[ -n $rounds ]] || rounds=$raw
+
+# median of the numbers on stdin ("-" when there are none)
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# "median" for one round, "median (min-max)" for more
+spread() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+  m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+  if (NR == 1) printf "%.2f\n", m; else printf "%.2f (%.2f-%.2f)\n", m, v[1], v[NR] }'; }
+
+rtt_files=$(for d in $rounds; do ls "$d"/rtt-*.txt 2>/dev/null; done | grep -v '\.server$' || true)
 if [[ -n $rtt_files ]]; then
+  n_rounds=$(wc -w <<<"$rounds")
   echo
+  ((n_rounds > 1)) && echo "Medians over $n_rounds rounds, each with rdma-core measured just before it; ratios: median of the rounds' own ratios (range)."
   echo "| mode | thread | bytes | RTT p50 µs | RTT p99 µs | CPU s client | CPU s server | ibv_rc_pingpong µs/iter | ibv_rc_pingpong -e µs/iter | p50 / ibv_rc_pingpong | p50 / ibv_rc_pingpong -e |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for size in $(ls "$raw"/rtt-*.txt | sed -n 's/.*rtt-[a-z]*-\([0-9]*\)-[a-z]*\.txt$/\1/p' | sort -nu); do
-    busy=$(value "$raw/rc-$size-busy.txt") event=$(value "$raw/rc-$size-event.txt")
+  for size in $(sed -n 's/.*rtt-[a-z]*-\([0-9]*\)-[a-z]*\.txt$/\1/p' <<<"$rtt_files" | sort -nu); do
+    busy=$(for d in $rounds; do value "$d/rc-$size-busy.txt"; done | grep -v '^-$' | median)
+    event=$(for d in $rounds; do value "$d/rc-$size-event.txt"; done | grep -v '^-$' | median)
     for mode in busy event adaptive; do
       for thread in app loop; do
-        f=$raw/rtt-$mode-$size-$thread.txt
-        [[ -e $f ]] || continue
-        row=$(grep -E "^\| $mode \| $thread \| " "$f" || true)
-        if [[ -z $row ]]; then
-          echo "| $mode | $thread | $size | failed: see $f | | | | $busy | $event | | |"
+        cells=() failed=()
+        for d in $rounds; do
+          f=$d/rtt-$mode-$size-$thread.txt
+          [[ -e $f ]] || continue
+          row=$(grep -E "^\| $mode \| $thread \| " "$f" || true)
+          if [[ -z $row ]]; then failed+=("$f"); continue; fi
+          IFS='|' read -r _ _ _ _ _ p50 p99 _ cpuc cpus _ <<<"$row"
+          cells+=("${p50// /} ${p99// /} ${cpuc// /} ${cpus// /} $(value "$d/rc-$size-busy.txt") $(value "$d/rc-$size-event.txt")")
+        done
+        ((${#cells[@]} + ${#failed[@]})) || continue
+        if ((${#cells[@]} == 0)); then
+          echo "| $mode | $thread | $size | failed: see ${failed[*]} | | | | $busy | $event | | |"
           continue
         fi
-        IFS='|' read -r _ _ _ _ _ p50 p99 _ cpuc cpus _ <<<"$row"
-        p50=${p50// /} p99=${p99// /} cpuc=${cpuc// /} cpus=${cpus// /}
-        echo "| $mode | $thread | $size | $p50 | $p99 | $cpuc | $cpus | $busy | $event | $(ratio "$p50" "$busy") | $(ratio "$p50" "$event") |"
+        col() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$c != "-" { print $c }'; }
+        rat() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$1 > 0 && $c > 0 { print $1 / $c }'; }
+        note=""
+        ((${#failed[@]})) && note=" (${#failed[@]} failed: ${failed[*]})"
+        echo "| $mode | $thread | $size | $(col 1 | median)$note | $(col 2 | median) | $(col 3 | median) | $(col 4 | median) | $busy | $event | $(rat 5 | spread) | $(rat 6 | spread) |"
       done
     done
   done

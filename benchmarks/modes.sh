@@ -4,7 +4,7 @@
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
 #        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B]
-#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is]
+#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is] [--repeat R]
 # --jit: the JVMs' compiler. c2 (the default) runs C2 alone (-XX:-TieredCompilation), what a JVM
 #    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
 #    launches under emulation, C2 alone does not: ci/README.md). c1 runs C1 only; as-is leaves
@@ -14,7 +14,10 @@
 #    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
 #    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU
 #    seconds; beside them rdma-core's `ibv_rc_pingpong` and `ibv_rc_pingpong -e` µs/iteration at
-#    the same size and count, and our p50 over theirs.
+#    the same size and count, and our p50 over theirs. --repeat R runs that whole round R times, each
+#    with rdma-core's figures measured anew just before ours; the table gives the median over the
+#    rounds of each cell and of each round's ratio, with the ratios' range: one pass swings 2-3x under
+#    emulation, rdma-core's figure and ours alike, and not always together.
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
 #    thread's CPU ms and wake-ups (context switches) per second, from /proc.
 # 3. `bin/verbs4j tcp-vs-nio`: the TCP fallback channel against plain NIO on loopback, throughput
@@ -38,9 +41,10 @@ idle_modes="event adaptive busy"
 nio_sizes="64 4096 65536"
 nio_bytes=256000000
 skip_modes=0 skip_idle=0 skip_nio=0
+repeat=1
 jit=c2
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -59,6 +63,7 @@ while (($#)); do
     --skip-idle) skip_idle=1; shift ;;
     --skip-nio) skip_nio=1; shift ;;
     --jit) jit=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "modes.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -84,8 +89,8 @@ addr=${RIG_ADDR:-127.0.0.1}
 port=18710
 
 # One mode, size and thread: the server in the background, the client retried until the server listens.
-mode_run() { # mode size thread
-  local out=$raw/rtt-$1-$2-$3.txt args
+mode_run() { # mode size thread round_dir
+  local out=$4/rtt-$1-$2-$3.txt args
   args=(--mode "$1" --thread "$3" --transport "$transport" -p "$port" "${device_args[@]}")
   timeout 300 "$verbs4j" mode-bench --server --bind "$addr" "${args[@]}" > "$out.server" 2>&1 &
   local server_pid=$! attempt rc=1
@@ -104,12 +109,16 @@ mode_run() { # mode size thread
 echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), JIT $jit (JAVA_TOOL_OPTIONS=${JAVA_TOOL_OPTIONS:-})" > "$raw/when.txt"
 
 if ((!skip_modes)); then
-  for size in $sizes; do
-    "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" > "$raw/rc-$size-busy.txt" || true
-    "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" -e > "$raw/rc-$size-event.txt" || true
-    for mode in $modes; do
-      for thread in $threads; do
-        mode_run "$mode" "$size" "$thread"
+  for round in $(seq "$repeat"); do
+    dir=$raw/round-$round
+    mkdir -p "$dir"
+    for size in $sizes; do
+      "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" > "$dir/rc-$size-busy.txt" || true
+      "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" -e > "$dir/rc-$size-event.txt" || true
+      for mode in $modes; do
+        for thread in $threads; do
+          mode_run "$mode" "$size" "$thread" "$dir"
+        done
       done
     done
   done

@@ -1,0 +1,78 @@
+package dev.verbs4j.benchmarks.modes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * benchmarks/modes-table.sh over the raw outputs of {@code modes.sh --repeat}: each cell is the
+ * median over the rounds, each ratio the median of the rounds' own ratios with their range, and
+ * a round whose run failed is named, not counted.
+ */
+class ModesTableScriptTest {
+    @TempDir
+    Path raw;
+
+    /** One round: rdma-core's two figures and one mode-bench client line (p50, p99, CPU s client / server). */
+    private void round(int n, String busy, String event, String p50, String p99) throws IOException {
+        Path dir = Files.createDirectories(raw.resolve("round-" + n));
+        Files.writeString(dir.resolve("rc-64-busy.txt"), busy + "\n");
+        Files.writeString(dir.resolve("rc-64-event.txt"), event + "\n");
+        Files.writeString(dir.resolve("rtt-busy-64-app.txt"),
+                "transport: rdma (rxe0)\n| busy | app | 64 | 4000 | " + p50 + " | " + p99 + " | 50.0 | 0.5 | 0.6 |\n");
+    }
+
+    private String table() throws Exception {
+        Process p = new ProcessBuilder("bash", Path.of("modes-table.sh").toAbsolutePath().toString(), raw.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    private static String row(String table) {
+        List<String> rows = table.lines().filter(l -> l.startsWith("| busy | app | 64 |")).toList();
+        assertEquals(1, rows.size(), table);
+        return rows.getFirst();
+    }
+
+    @Test
+    void threeRoundsGiveMediansAndTheRangeOfTheRoundsOwnRatios() throws Exception {
+        round(1, "50", "400", "40.0", "900.0");   // ratio 0.80
+        round(2, "20", "300", "60.0", "100.0");   // ratio 3.00
+        round(3, "40", "350", "44.0", "500.0");   // ratio 1.10
+        String table = table();
+        assertTrue(table.contains("Medians over 3 rounds"), table);
+        // p50 median 44, p99 median 500, rdma-core medians 40 / 350; ratio median 1.10 of 0.80, 1.10, 3.00
+        assertEquals("| busy | app | 64 | 44.0 | 500.0 | 0.5 | 0.6 | 40 | 350 | 1.10 (0.80-3.00) | 0.13 (0.10-0.20) |",
+                row(table));
+    }
+
+    @Test
+    void aFailedRoundIsNamedAndLeftOut() throws Exception {
+        round(1, "50", "400", "40.0", "900.0");
+        round(2, "50", "400", "60.0", "100.0");
+        Files.writeString(raw.resolve("round-2").resolve("rtt-busy-64-app.txt"), "mode-bench: connection refused\n");
+        String row = row(table());
+        assertTrue(row.startsWith("| busy | app | 64 | 40.0 (1 failed: "), row);
+        assertTrue(row.contains("round-2/rtt-busy-64-app.txt"), row);
+        assertTrue(row.endsWith("| 0.80 | 0.10 |"), row); // one round left: its own ratio
+    }
+
+    @Test
+    void oneRoundReadsAsBefore() throws Exception {
+        round(1, "50", "400", "40.0", "900.0");
+        String table = table();
+        assertTrue(!table.contains("Medians over"), table);
+        assertEquals("| busy | app | 64 | 40.0 | 900.0 | 0.5 | 0.6 | 50 | 400 | 0.80 | 0.10 |", row(table));
+    }
+}
