@@ -18,8 +18,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,6 +68,12 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private final NativeSocket socket;
     private final RegionTable regions = new RegionTable();
     private final Object writeLock = new Object();
+    /**
+     * What a flush found written, reused: one for the loop's passes (one pass at a time), one for
+     * the lending sender (one lender at a time), so neither allocates per flush.
+     */
+    private final WrittenFrames passWritten = new WrittenFrames();
+    private final WrittenFrames lenderWritten = new WrittenFrames();
     /**
      * Guards what the loop watches the socket for ({@link #inputWatched}, {@link #writeInterest})
      * and its epoll entry. Held briefly, never across a write: a receiving thread takes it on
@@ -149,7 +153,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                     operations.endUntracked(done, null); // it went at once: nothing to track
                 } else {
                     long id = operations.add(done); // under the lock: the mark is where this frame ends
-                    outbound.mark(() -> operations.complete(id));
+                    outbound.markOperation(id);
                     lent = how == LENT;
                 }
             }
@@ -245,7 +249,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         }
         if (mayLend && length > 0 && !lenderWaits && outbound.isEmpty()) {
             long headerSent = Math.min(sent, headerLength);
-            outbound.lend(header.address() + headerSent, headerLength - headerSent,
+            outbound.lend(header, headerSent, headerLength - headerSent,
                     payloadAddress + (sent - headerSent), length - (sent - headerSent));
             outbound.mark(written);
             lenderWaits = true;
@@ -302,7 +306,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                     return;
                 }
                 socket.awaitWritable((int) Math.max(1, Math.min(WAIT_SLICE_MICROS / 1000, left / 1_000_000)));
-                lentLeft = flush();
+                lentLeft = flush(lenderWritten);
             }
         } finally {
             synchronized (writeLock) {
@@ -349,11 +353,12 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      * Writes what is queued while the socket takes it: the loop, or a sender whose payload is
      * lent. True while lent bytes are left.
      */
-    private boolean flush() {
-        List<Runnable> done = new ArrayList<>(2);
+    private boolean flush(WrittenFrames reusable) {
         boolean lentLeft;
+        WrittenFrames done = reusable.claim();
         synchronized (writeLock) {
             if (released || !socket.isOpen()) {
+                done.runAndClear(operations); // nothing gathered: gives it back
                 return false;
             }
             try {
@@ -371,7 +376,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             lentLeft = outbound.holdsLent() && writeFailure == null;
         }
         afterWrite();
-        done.forEach(Runnable::run);
+        done.runAndClear(operations);
         return lentLeft;
     }
 
@@ -385,7 +390,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     @Override
     public void onReady(int events) {
         if ((events & (Epoll.OUT | Epoll.ERR | Epoll.HUP)) != 0) {
-            flush();
+            flush(passWritten);
         }
         if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0 && reading.tryLock()) {
             try { // not taken: a receiving thread reads, and meets what the loop was told of

@@ -4,8 +4,6 @@ import dev.verbs4j.guest.linux.Iovecs;
 import dev.verbs4j.guest.linux.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayDeque;
-import java.util.List;
 
 /**
  * What the TCP channel could not write to its socket at once: the rest of each frame copied, in
@@ -21,13 +19,11 @@ import java.util.List;
 final class TcpOutbound {
     private static final long INITIAL_CAPACITY = 64 * 1024;
 
-    private record Pending(long end, Runnable written) {}
-
     /** Unwritten bytes are [head, tail); new ones go at tail. GC-owned, so a late writer cannot touch freed memory. */
     private MemorySegment bytes = Arena.ofAuto().allocate(INITIAL_CAPACITY, 64);
     private long head;
     private long tail;
-    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final FrameMarks marks = new FrameMarks();
     private long queued;
     private long written;
     /** The rest of a lending sender's header, copied (the channel reuses its header memory); [lentHeaderAt, lentHeaderEnd). */
@@ -44,16 +40,15 @@ final class TcpOutbound {
     }
 
     /**
-     * Queues the rest of a frame whose payload is not copied: {@code headerLength} bytes at
-     * {@code headerAddress} (copied: few), then {@code length} bytes at native {@code address}
-     * (lent). Only on an empty queue, as the lent bytes must go first.
+     * Queues the rest of a frame whose payload is not copied: {@code headerLength} bytes of
+     * {@code header} from {@code headerOffset} (copied: few), then {@code length} bytes at native
+     * {@code address} (lent). Only on an empty queue, as the lent bytes must go first.
      */
-    void lend(long headerAddress, long headerLength, long address, long length) {
+    void lend(MemorySegment header, long headerOffset, long headerLength, long address, long length) {
         if (!isEmpty() || headerLength > lentHeader.byteSize()) {
             throw new IllegalStateException("lending needs an empty queue: the lent bytes go first");
         }
-        MemorySegment.copy(MemorySegment.ofAddress(headerAddress).reinterpret(headerLength), 0, lentHeader, 0,
-                headerLength);
+        MemorySegment.copy(header, headerOffset, lentHeader, 0, headerLength);
         lentHeaderAt = 0;
         lentHeaderEnd = headerLength;
         lentAddress = address;
@@ -99,15 +94,20 @@ final class TcpOutbound {
     /** {@code written} (may be null) runs once everything added so far is out. */
     void mark(Runnable written) {
         if (written != null) {
-            pending.add(new Pending(queued, written));
+            marks.add(queued, FrameMarks.NO_OPERATION, written);
         }
     }
 
+    /** The channel's operation {@code id} completes once everything added so far is out. */
+    void markOperation(long id) {
+        marks.add(queued, id, null);
+    }
+
     /**
-     * Writes what the socket takes now; the actions of the frames that are out go to {@code done}
+     * Writes what the socket takes now; the marks of the frames that are out go to {@code done}
      * (for the caller to run outside its lock). True when nothing is left.
      */
-    boolean writeTo(NativeSocket socket, List<Runnable> done) {
+    boolean writeTo(NativeSocket socket, WrittenFrames done) {
         while (!isEmpty()) {
             long n = socket.write(iovecs.clear()
                     .add(lentHeader.address() + lentHeaderAt, lentHeaderEnd - lentHeaderAt)
@@ -124,9 +124,7 @@ final class TcpOutbound {
             lentLength -= lent;
             head += n - header - lent;
         }
-        while (!pending.isEmpty() && pending.peek().end() <= written) {
-            done.add(pending.poll().written());
-        }
+        marks.takeWritten(written, done);
         if (isEmpty()) {
             head = tail = 0;
             return true;
@@ -138,7 +136,7 @@ final class TcpOutbound {
         head = tail = 0;
         lentHeaderAt = lentHeaderEnd = 0;
         lentLength = 0;
-        pending.clear();
+        marks.clear();
     }
 
     /** Moves the unwritten bytes to the front, and grows the buffer when that is not enough. */
