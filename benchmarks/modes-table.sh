@@ -21,6 +21,10 @@ spread() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
   m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
   if (NR == 1) printf "%.2f\n", m; else printf "%.2f (%.2f-%.2f)\n", m, v[1], v[NR] }'; }
 
+# over the current row's rounds ($cells: "p50 p99 cpuc cpus busy event" each): column $1, and p50 / column $1
+col() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$c != "-" { print $c }'; }
+rat() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$1 > 0 && $c > 0 { print $1 / $c }'; }
+
 rtt_files=$(for d in $rounds; do ls "$d"/rtt-*.txt 2>/dev/null; done | grep -v '\.server$' || true)
 if [[ -n $rtt_files ]]; then
   n_rounds=$(wc -w <<<"$rounds")
@@ -47,8 +51,6 @@ if [[ -n $rtt_files ]]; then
           echo "| $mode | $thread | $size | failed: see ${failed[*]} | | | | $busy | $event | | |"
           continue
         fi
-        col() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$c != "-" { print $c }'; }
-        rat() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$1 > 0 && $c > 0 { print $1 / $c }'; }
         note=""
         ((${#failed[@]})) && note=" (${#failed[@]} failed: ${failed[*]})"
         echo "| $mode | $thread | $size | $(col 1 | median)$note | $(col 2 | median) | $(col 3 | median) | $(col 4 | median) | $busy | $event | $(rat 5 | spread) | $(rat 6 | spread) |"

@@ -1,6 +1,7 @@
 package dev.verbs4j.examples;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -62,21 +63,13 @@ final class RoutedOutput {
         }
 
         @Override
-        public void write(int b) {
-            try {
-                target().write(b);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+        public void write(int b) throws IOException {
+            target().write(b);
         }
 
         @Override
-        public void write(byte[] bytes, int off, int len) {
-            try {
-                target().write(bytes, off, len);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+        public void write(byte[] bytes, int off, int len) throws IOException {
+            target().write(bytes, off, len);
         }
 
         @Override

@@ -1,5 +1,7 @@
 package dev.verbs4j.guest.transport;
 
+import java.util.Arrays;
+
 /**
  * The queued frames something waits for, in the order of their last byte in the send queue: an
  * operation to complete (its id) or an action to run. A ring of plain arrays, so a mark and its
@@ -38,7 +40,7 @@ final class FrameMarks {
     }
 
     void clear() {
-        java.util.Arrays.fill(actions, null);
+        Arrays.fill(actions, null);
         first = count = 0;
     }
 

@@ -355,12 +355,12 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      */
     private boolean flush(WrittenFrames reusable) {
         boolean lentLeft;
-        WrittenFrames done = reusable.claim();
+        WrittenFrames done;
         synchronized (writeLock) {
             if (released || !socket.isOpen()) {
-                done.runAndClear(operations); // nothing gathered: gives it back
                 return false;
             }
+            done = reusable.claim();
             try {
                 if (outbound.writeTo(socket, done)) {
                     synchronized (interestLock) {

@@ -1,6 +1,7 @@
 package dev.verbs4j.guest.transport;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,7 +29,7 @@ final class WrittenFrames {
     void add(long operation, Runnable action) {
         if (operation != FrameMarks.NO_OPERATION) {
             if (operationCount == operations.length) {
-                operations = java.util.Arrays.copyOf(operations, operationCount * 2);
+                operations = Arrays.copyOf(operations, operationCount * 2);
             }
             operations[operationCount++] = operation;
         }
