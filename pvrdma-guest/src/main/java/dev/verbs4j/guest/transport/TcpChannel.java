@@ -578,13 +578,13 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private void readAvailable() {
         try {
             for (int i = 0; i < READS_PER_PASS; i++) {
-                long room = inbound.room();
+                long asked = inbound.nextReadLength();
                 long n = inbound.read(socket, false);
                 if (n < 0) {
                     eof();
                     return;
                 }
-                if (n == 0 || endCause() != null || n < room) {
+                if (n == 0 || endCause() != null || n < asked) {
                     return; // a short read emptied the socket: epoll reports what comes next
                 }
             }

@@ -20,6 +20,14 @@ final class TcpInbound {
      */
     private static final long FRAMES_PER_READ_BUFFER = 4;
     private static final long MIN_READ_BUFFER = 64 * 1024, MAX_READ_BUFFER = 1024 * 1024;
+    /**
+     * After a frame this large, reads go frame by frame, as a blocking reader reads a
+     * length-prefixed stream: the length field alone, then exactly the rest of the frame. On
+     * loopback with 64 KiB messages, reads that took whatever was there (up to the buffer's room)
+     * streamed at 0.6-0.8 of that, measured against plain NIO in the same run. Smaller frames keep
+     * reads that take many of them at once.
+     */
+    static final int LARGE_FRAME = 16 * 1024;
 
     /** What the channel does with what arrives. */
     interface Frames {
@@ -49,6 +57,8 @@ final class TcpInbound {
     /** A payload landing in a zone: {@code landed} of {@code landingLength} bytes are there (its header at the start of {@link #in}); -1 when none. */
     private long landed = -1;
     private int landingLength;
+    /** The last frame was at least {@link #LARGE_FRAME}: the next read takes one frame, as {@link #nextReadLength} says. */
+    private boolean framesAreLarge;
 
     TcpInbound(int maxMessageSize, Frames frames) {
         this.frames = frames;
@@ -57,8 +67,8 @@ final class TcpInbound {
                 Math.clamp(FRAMES_PER_READ_BUFFER * largestFrame, MIN_READ_BUFFER, MAX_READ_BUFFER), 64);
     }
 
-    /** How many bytes the next {@link #read(NativeSocket, boolean)} may take (moving a partial frame to the front when full). */
-    long room() {
+    /** How many bytes the buffer takes behind what it holds (moving a partial frame to the front when full). */
+    private long room() {
         if (writeAt == in.byteSize()) {
             compact();
         }
@@ -66,13 +76,29 @@ final class TcpInbound {
     }
 
     /**
+     * How many bytes the next {@link #read(NativeSocket, boolean)} asks for: the buffer's room,
+     * or after a large frame the rest of the next frame's length field, else the rest of that
+     * frame. A read that gets less has emptied the socket.
+     */
+    long nextReadLength() {
+        long room = room();
+        if (!framesAreLarge) {
+            return room;
+        }
+        long buffered = writeAt - readAt;
+        long frameRest = buffered < TcpFrame.LENGTH_FIELD ? TcpFrame.LENGTH_FIELD - buffered
+                : TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt) - buffered;
+        return frameRest > 0 ? Math.min(room, frameRest) : room;
+    }
+
+    /**
      * One read into the buffer (waiting in it if {@code wait}), and the frames it completes:
      * the count, 0 when nothing came, -1 at end of stream.
      */
     long read(NativeSocket socket, boolean wait) {
-        long room = room();
+        long length = nextReadLength();
         long at = in.address() + writeAt;
-        long n = socket.read(at, room, wait);
+        long n = socket.read(at, length, wait);
         if (n > 0) {
             writeAt += n;
             handleFrames();
@@ -151,6 +177,7 @@ final class TcpInbound {
         int immediate = in.get(TcpFrame.INT, TcpFrame.LENGTH_FIELD + 2);
         readAt = writeAt = 0;
         landed = -1;
+        framesAreLarge = landingLength >= LARGE_FRAME;
         frames.landed(zone, landingLength, hasImmediate, immediate);
     }
 
@@ -171,6 +198,7 @@ final class TcpInbound {
             }
             long start = readAt + TcpFrame.LENGTH_FIELD;
             readAt = frameEnd;
+            framesAreLarge = body >= LARGE_FRAME;
             frames.frame(in, start, body);
             if (frames.stopHere()) {
                 break;
