@@ -1,5 +1,6 @@
 package dev.verbs4j.guest.linux;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -73,7 +74,7 @@ public final class FileDescriptor {
      * Returns the ready events of {@code fd}, 0 on timeout or cancel.
      */
     public static int await(int fd, short events, int alsoReadable, long timeoutMillis) {
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment fds = arena.allocate(16, 8);
             fds.set(JAVA_INT, 0, fd);
             fds.set(JAVA_SHORT, 4, events);
@@ -81,19 +82,14 @@ public final class FileDescriptor {
             fds.set(JAVA_SHORT, 12, POLLIN);
             long deadline = timeoutMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutMillis * 1_000_000;
             while (true) {
-                long left = deadline == Long.MAX_VALUE ? -1 : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
-                int rc = (int) POLL.invokeExact(Libc.errno(), fds, alsoReadable < 0 ? 1L : 2L,
-                        (int) Math.min(Integer.MAX_VALUE, left));
-                if (rc < 0) {
-                    if (Libc.lastErrno() == LinuxCallException.EINTR) {
-                        continue;
-                    }
-                    throw LinuxCallException.last("cannot poll fd " + fd, "poll");
+                long left = deadline == Long.MAX_VALUE ? -1 : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000);
+                if (poll(fds, alsoReadable < 0 ? 1 : 2, (int) Math.min(Integer.MAX_VALUE, left)) > 0) {
+                    return fds.get(JAVA_SHORT, 6);
                 }
-                return rc == 0 ? 0 : fds.get(JAVA_SHORT, 6);
+                if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                    return 0; // timed out; otherwise a signal cut the wait short: wait again
+                }
             }
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
         }
     }
 }
