@@ -84,9 +84,9 @@ class LinuxCallsTest {
     @Test
     void bytesWrittenWithWritevArriveInOrderAndEndOfStreamReadsAsMinusOne() throws Exception {
         try (Arena arena = Arena.ofConfined();
-             NativeSocket listener = NativeSocket.listen("127.0.0.1", 0, 4);
-             NativeSocket a = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
-             NativeSocket b = TcpOutboundTest.acceptOne(listener)) {
+             LoopbackSockets pair = LoopbackSockets.open()) {
+            NativeSocket a = pair.sender();
+            NativeSocket b = pair.receiver();
             MemorySegment one = arena.allocateFrom("abc");
             MemorySegment two = arena.allocateFrom("defg");
             var iov = new dev.verbs4j.guest.linux.Iovecs(arena, 2).add(one.address(), 3).add(two.address(), 4);

@@ -7,7 +7,6 @@ import dev.verbs4j.guest.linux.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,9 +38,9 @@ class TcpInboundTest {
     /** A loopback pair: frames written at one end, read by a {@link TcpInbound} at the other. */
     private static final class Pair implements TcpInbound.Frames, AutoCloseable {
         final Arena arena = Arena.ofConfined();
-        final NativeSocket listener = NativeSocket.listen("127.0.0.1", 0, 4);
-        final NativeSocket sender = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
-        final NativeSocket receiver = TcpOutboundTest.acceptOne(listener);
+        final LoopbackSockets sockets = LoopbackSockets.open();
+        final NativeSocket sender = sockets.sender();
+        final NativeSocket receiver = sockets.receiver();
         final TcpInbound inbound = new TcpInbound(LARGE, this);
         final List<Integer> lengths = new ArrayList<>();
         /** Bytes sent and not yet read. */
@@ -107,9 +106,7 @@ class TcpInboundTest {
 
         @Override
         public void close() {
-            receiver.close();
-            sender.close();
-            listener.close();
+            sockets.close();
             arena.close();
         }
     }

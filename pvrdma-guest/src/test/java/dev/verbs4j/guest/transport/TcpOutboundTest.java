@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -57,30 +56,18 @@ class TcpOutboundTest {
         }
     }
 
-    static NativeSocket acceptOne(NativeSocket listener) {
-        NativeSocket s;
-        while ((s = listener.accept()) == null) {
-            listener.await(dev.verbs4j.guest.linux.FileDescriptor.POLLIN, -1, 10_000);
-        }
-        return s;
-    }
-
     /** A send queue over a connected loopback pair, and the bytes and actions a test expects of it. */
     private static final class Stream implements AutoCloseable {
         final Arena arena = Arena.ofConfined();
-        final NativeSocket listener;
-        final NativeSocket sender;
-        final NativeSocket receiver;
+        final LoopbackSockets sockets = LoopbackSockets.open();
+        final NativeSocket sender = sockets.sender();
+        final NativeSocket receiver = sockets.receiver();
         final TcpOutbound outbound = new TcpOutbound();
         final ByteArrayOutputStream expected = new ByteArrayOutputStream();
         final List<String> ran = new ArrayList<>();
         final WrittenFrames done = new WrittenFrames();
 
-        Stream() throws Exception {
-            listener = NativeSocket.listen("127.0.0.1", 0, 4);
-            sender = NativeSocket.connect("127.0.0.1", listener.localPort(), Duration.ofSeconds(10));
-            receiver = acceptOne(listener);
-        }
+        Stream() throws Exception {}
 
         /** Queues a header of {@code headerBytes} and a payload of {@code payloadBytes}, of values tag and tag + 100. */
         void frame(int tag, int headerBytes, int payloadBytes) {
@@ -117,9 +104,7 @@ class TcpOutboundTest {
 
         @Override
         public void close() {
-            receiver.close();
-            sender.close();
-            listener.close();
+            sockets.close();
             arena.close();
         }
     }
