@@ -579,7 +579,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         try {
             for (int i = 0; i < READS_PER_PASS; i++) {
                 long asked = inbound.nextReadLength();
-                long n = inbound.read(socket, false);
+                long n = inbound.read(socket, asked, false);
                 if (n < 0) {
                     eof();
                     return;

@@ -96,7 +96,11 @@ final class TcpInbound {
      * the count, 0 when nothing came, -1 at end of stream.
      */
     long read(NativeSocket socket, boolean wait) {
-        long length = nextReadLength();
+        return read(socket, nextReadLength(), wait);
+    }
+
+    /** As {@link #read(NativeSocket, boolean)}, asking for {@code length}: what {@link #nextReadLength} just gave. */
+    long read(NativeSocket socket, long length, boolean wait) {
         long at = in.address() + writeAt;
         long n = socket.read(at, length, wait);
         if (n > 0) {

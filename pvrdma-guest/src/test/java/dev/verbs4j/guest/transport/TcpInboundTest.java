@@ -69,7 +69,7 @@ class TcpInboundTest {
             int until = lengths.size() + frames;
             while (lengths.size() < until) {
                 long length = inbound.nextReadLength();
-                long n = inbound.read(receiver, true);
+                long n = inbound.read(receiver, length, true);
                 if (n > 0) {
                     asked.add(length);
                     buffered -= n;
