@@ -25,6 +25,8 @@ public final class NativeSocket implements AutoCloseable {
     private static final int SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
     private static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
     private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = 1, SHUT_RDWR = 2;
+    /** TCP_INFO, and where its struct tcp_info (Linux 4.2 on) keeps tcpi_segs_out, a u32. */
+    private static final int TCP_INFO = 11, TCP_INFO_SIZE = 256, TCPI_SEGS_OUT = 136;
     /** SO_RCVTIMEO as x86-64 and arm64 number it, with a struct timeval of two longs. */
     private static final int SO_RCVTIMEO = 20;
     private static final int F_GETFL = 3, F_SETFL = 4, O_NONBLOCK = 0x800;
@@ -170,6 +172,27 @@ public final class NativeSocket implements AutoCloseable {
     /** Whether TCP_NODELAY is on. */
     public boolean noDelay() {
         return getOption(IPPROTO_TCP, TCP_NODELAY) != 0;
+    }
+
+    /**
+     * TCP segments this socket has sent so far (TCP_INFO's tcpi_segs_out, retransmissions and
+     * pure acknowledgements included): how its writes were packed on the wire.
+     */
+    public long segmentsSent() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment info = arena.allocate(TCP_INFO_SIZE, 8);
+            MemorySegment len = arena.allocate(JAVA_INT);
+            len.set(JAVA_INT, 0, TCP_INFO_SIZE);
+            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, IPPROTO_TCP, TCP_INFO, info, len) < 0) {
+                throw LinuxCallException.last("cannot read the socket's TCP_INFO", "getsockopt");
+            }
+            if (len.get(JAVA_INT, 0) < TCPI_SEGS_OUT + 4) {
+                throw new UnsupportedOperationException("this kernel's TCP_INFO has no segment count (Linux 4.2 on)");
+            }
+            return Integer.toUnsignedLong(info.get(JAVA_INT, TCPI_SEGS_OUT));
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
     }
 
     public int localPort() {

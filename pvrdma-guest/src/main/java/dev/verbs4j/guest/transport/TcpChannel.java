@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * written by the loop, so the caller may reuse its memory either way. A thread in
  * {@link #send} (EVENT and ADAPTIVE) with a native payload instead lends the rest to the queue
  * and waits until the socket has taken it, writing it as room frees up, as a blocking socket's
- * writer waits in its write ({@link #awaitLentPayload}).
+ * writer waits in its write ({@link #awaitLentPayload}). A thread that streams small frames
+ * (sends back to back, nothing arriving between) has them queued, and the loop writes many per
+ * writev ({@link SendStreak}): a segment each would cost more than their bytes.
  *
  * <p>Three locks: {@link #writeLock} orders frames on the socket, {@link #reading} is held by
  * whoever reads it, and {@link #interestLock} guards what the loop watches it for. None is held
@@ -82,6 +84,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      */
     private final Object interestLock = new Object();
     private final TcpOutbound outbound = new TcpOutbound();
+    /** Whether the senders' small frames form a stream, for the loop to write in batches; under the write lock. */
+    private final SendStreak streak = new SendStreak();
     private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
     // native memory owned by the GC, so nothing can touch freed memory after a close
     private final MemorySegment header = Arena.ofAuto().allocate(TcpFrame.MAX_HEADER, 8);
@@ -129,6 +133,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /** Whether the socket sends each frame at once (TCP_NODELAY), as {@link ChannelConfig#tcpNoDelay} asked. */
     boolean sendsAtOnce() {
         return socket.noDelay();
+    }
+
+    /** TCP segments the socket has sent so far: how the channel packed its frames. */
+    long segmentsSent() {
+        return socket.segmentsSent();
     }
 
     @Override
@@ -232,13 +241,19 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private int enqueue(int headerLength, MemorySegment payload, Runnable written, boolean mayLend) {
         long length = payload.byteSize();
         long payloadAddress = length == 0 ? 0 : nativeAddress(payload);
+        // the loop's own sends go straight out: it cannot wait for a free slot in the send queue
+        boolean counted = !loop.inLoop();
+        boolean batched = counted && streak.batches(headerLength + length, inbound.reads(), System.nanoTime());
         long sent = 0;
-        if (outbound.isEmpty()) {
+        if (outbound.isEmpty() && !batched) {
             try {
                 sent = socket.write(iovecs.clear().add(header.address(), headerLength).add(payloadAddress, length));
             } catch (VerbsException e) {
                 writeFailure = e;
                 throw new ChannelException(ChannelError.PEER_LOST, "writing to the peer failed: " + e.getMessage(), e);
+            }
+            if (counted) {
+                streak.sentAt(System.nanoTime());
             }
         }
         if (sent == headerLength + length) {
@@ -247,7 +262,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             }
             return SENT;
         }
-        if (mayLend && length > 0 && !lenderWaits && outbound.isEmpty()) {
+        if (mayLend && !batched && length > 0 && !lenderWaits && outbound.isEmpty()) {
             long headerSent = Math.min(sent, headerLength);
             outbound.lend(header, headerSent, headerLength - headerSent,
                     payloadAddress + (sent - headerSent), length - (sent - headerSent));

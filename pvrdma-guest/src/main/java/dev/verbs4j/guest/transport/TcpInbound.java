@@ -59,6 +59,11 @@ final class TcpInbound {
     private int landingLength;
     /** The last frame was at least {@link #LARGE_FRAME}: the next read takes one frame, as {@link #nextReadLength} says. */
     private boolean framesAreLarge;
+    /**
+     * Reads that brought bytes, counted before their frames are handled: a sender woken by what
+     * one brought sees it counted (one writer, whoever reads; senders read it under their lock).
+     */
+    private volatile long reads;
 
     TcpInbound(int maxMessageSize, Frames frames) {
         this.frames = frames;
@@ -104,6 +109,7 @@ final class TcpInbound {
         long at = in.address() + writeAt;
         long n = socket.read(at, length, wait);
         if (n > 0) {
+            reads++;
             writeAt += n;
             handleFrames();
         }
@@ -121,6 +127,7 @@ final class TcpInbound {
             long at = zone.address() + landed, rest = landingLength - landed;
             long n = socket.read(at, rest, wait);
             if (n > 0) {
+                reads++;
                 landed += n;
                 if (landed == landingLength) {
                     land(zone);
@@ -137,6 +144,7 @@ final class TcpInbound {
         if (n <= 0) {
             return n;
         }
+        reads++;
         writeAt = Math.min(n, TcpFrame.MESSAGE_HEADER);
         long got = n - writeAt;
         int payload = in.get(TcpFrame.INT, 0) - TcpFrame.MESSAGE_FIELDS;
@@ -154,6 +162,11 @@ final class TcpInbound {
             handleFrames();
         }
         return n;
+    }
+
+    /** Reads of the socket so far that brought bytes. */
+    long reads() {
+        return reads;
     }
 
     /** Whether a whole frame waits in the buffer, to be handled before the socket is read again. */
