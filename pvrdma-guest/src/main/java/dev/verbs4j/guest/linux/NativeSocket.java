@@ -181,17 +181,10 @@ public final class NativeSocket implements AutoCloseable {
     public long segmentsSent() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(TCP_INFO_SIZE, 8);
-            MemorySegment len = arena.allocate(JAVA_INT);
-            len.set(JAVA_INT, 0, TCP_INFO_SIZE);
-            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, IPPROTO_TCP, TCP_INFO, info, len) < 0) {
-                throw LinuxCallException.last("cannot read the socket's TCP_INFO", "getsockopt");
-            }
-            if (len.get(JAVA_INT, 0) < TCPI_SEGS_OUT + 4) {
+            if (readOption(arena, IPPROTO_TCP, TCP_INFO, info) < TCPI_SEGS_OUT + 4) {
                 throw new UnsupportedOperationException("this kernel's TCP_INFO has no segment count (Linux 4.2 on)");
             }
             return Integer.toUnsignedLong(info.get(JAVA_INT, TCPI_SEGS_OUT));
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
         }
     }
 
@@ -382,15 +375,23 @@ public final class NativeSocket implements AutoCloseable {
     private int getOption(int level, int name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocate(JAVA_INT);
-            MemorySegment len = arena.allocate(JAVA_INT);
-            len.set(JAVA_INT, 0, 4);
-            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, v, len) < 0) {
+            readOption(arena, level, name, v);
+            return v.get(JAVA_INT, 0);
+        }
+    }
+
+    /** getsockopt into {@code value} (its whole size offered); the bytes the kernel filled. */
+    private int readOption(Arena arena, int level, int name, MemorySegment value) {
+        MemorySegment len = arena.allocate(JAVA_INT);
+        len.set(JAVA_INT, 0, (int) value.byteSize());
+        try {
+            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, value, len) < 0) {
                 throw LinuxCallException.last("cannot read socket option " + level + "/" + name, "getsockopt");
             }
-            return v.get(JAVA_INT, 0);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
+        return len.get(JAVA_INT, 0);
     }
 
     private static IOException rethrowIo(Throwable t) {
