@@ -7,6 +7,7 @@ import java.lang.invoke.MethodHandle;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 /**
@@ -25,14 +26,17 @@ public final class Epoll implements AutoCloseable {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle CTL = Libc.function("epoll_ctl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+    /** The ready list's address as a long, as the socket calls take theirs ({@link NativeSocket}). */
     private static final MethodHandle WAIT = Libc.function("epoll_wait",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
 
     private final int epfd;
     private final int capacity;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ready;
     private int readyCount;
+    /** Where {@link #await} captures errno: it has one caller at a time. */
+    private final MemorySegment waitCallState = Libc.newCallState();
 
     /** A set whose waits report up to {@code capacity} ready fds at a time. */
     public Epoll(int capacity) {
@@ -81,15 +85,16 @@ public final class Epoll implements AutoCloseable {
     public int await(int timeoutMillis) {
         int n;
         try {
-            n = (int) WAIT.invokeExact(Libc.errno(), epfd, ready, capacity, timeoutMillis);
+            n = (int) WAIT.invokeExact(waitCallState, epfd, ready.address(), capacity, timeoutMillis);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
         if (n < 0) {
-            if (Libc.lastErrno() == LinuxCallException.EINTR) {
+            int errno = Libc.errno(waitCallState);
+            if (errno == LinuxCallException.EINTR) {
                 n = 0;
             } else {
-                throw LinuxCallException.last("waiting on the epoll set failed", "epoll_wait");
+                throw new LinuxCallException("waiting on the epoll set failed", "epoll_wait", errno);
             }
         }
         readyCount = n;

@@ -51,14 +51,18 @@ public final class NativeSocket implements AutoCloseable {
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle FCNTL = Libc.function("fcntl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    /*
+     * The data calls take their pointers as longs (one register either way on LP64): no segment
+     * to make and check per call, which costs most where the JIT inlines least (C1).
+     */
     private static final MethodHandle SENDMSG = Libc.function("sendmsg",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     private static final MethodHandle RECVMSG = Libc.function("recvmsg",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     private static final MethodHandle SEND = Libc.function("send",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
     private static final MethodHandle RECV = Libc.function("recv",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
     /** MSG_NOSIGNAL: a write to a reset connection fails with EPIPE instead of raising SIGPIPE. */
     private static final int MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000;
 
@@ -214,37 +218,37 @@ public final class NativeSocket implements AutoCloseable {
      * (0 when the time ran out or a signal came).
      */
     public long read(long address, long length, boolean wait) {
+        MemorySegment state = Libc.errno();
         long n;
         try {
-            n = (long) RECV.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length,
-                    wait ? 0 : MSG_DONTWAIT);
+            n = (long) RECV.invokeExact(state, fd, address, length, wait ? 0 : MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        return checkRead(n, "recv");
+        return checkRead(n, "recv", state);
     }
 
     /** Reads into the listed buffers, in order, with one call; as {@link #read(long, long, boolean)}. */
     public long read(Iovecs buffers, boolean wait) {
         long n;
         try {
-            n = (long) RECVMSG.invokeExact(Libc.errno(), fd, buffers.message(), wait ? 0 : MSG_DONTWAIT);
+            n = (long) RECVMSG.invokeExact(buffers.callState(), fd, buffers.messageAddress(), wait ? 0 : MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        return checkRead(n, "recvmsg");
+        return checkRead(n, "recvmsg", buffers.callState());
     }
 
     /** Writes from native memory; how much the kernel took (0 when it has no room now). */
     public long write(long address, long length) {
+        MemorySegment state = Libc.errno();
         long n;
         try {
-            n = (long) SEND.invokeExact(Libc.errno(), fd, MemorySegment.ofAddress(address), length,
-                    MSG_NOSIGNAL | MSG_DONTWAIT);
+            n = (long) SEND.invokeExact(state, fd, address, length, MSG_NOSIGNAL | MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        return checkWritten(n, "send");
+        return checkWritten(n, "send", state);
     }
 
     /** Writes the listed buffers with one call; how much the kernel took (0 when it has no room now). */
@@ -254,35 +258,41 @@ public final class NativeSocket implements AutoCloseable {
         }
         long n;
         try {
-            n = (long) SENDMSG.invokeExact(Libc.errno(), fd, buffers.message(), MSG_NOSIGNAL | MSG_DONTWAIT);
+            n = (long) SENDMSG.invokeExact(buffers.callState(), fd, buffers.messageAddress(),
+                    MSG_NOSIGNAL | MSG_DONTWAIT);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
-        return checkWritten(n, "sendmsg");
+        return checkWritten(n, "sendmsg", buffers.callState());
     }
 
-    /** A read's result as callers see it: the count, 0 for nothing yet, -1 at end of stream. */
-    private static long checkRead(long n, String call) {
+    /**
+     * A read's result as callers see it: the count, 0 for nothing yet, -1 at end of stream.
+     * {@code state}: where the call captured errno.
+     */
+    private static long checkRead(long n, String call, MemorySegment state) {
         if (n > 0) {
             return n;
         }
         if (n == 0) {
             return -1;
         }
-        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
+        int errno = Libc.errno(state);
+        if (errno == LinuxCallException.EAGAIN || errno == LinuxCallException.EINTR) {
             return 0;
         }
-        throw LinuxCallException.last("reading from the peer failed", call);
+        throw new LinuxCallException("reading from the peer failed", call, errno);
     }
 
-    private static long checkWritten(long n, String call) {
+    private static long checkWritten(long n, String call, MemorySegment state) {
         if (n >= 0) {
             return n;
         }
-        if (Libc.lastErrno() == LinuxCallException.EAGAIN || Libc.lastErrno() == LinuxCallException.EINTR) {
+        int errno = Libc.errno(state);
+        if (errno == LinuxCallException.EAGAIN || errno == LinuxCallException.EINTR) {
             return 0;
         }
-        throw LinuxCallException.last("writing to the peer failed", call);
+        throw new LinuxCallException("writing to the peer failed", call, errno);
     }
 
     /**

@@ -104,4 +104,58 @@ class LinuxCallsTest {
             assertEquals("abcdefg", new String(in.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE)));
         }
     }
+
+    @Test
+    void anIovecListRefilledWithOtherEntriesWritesThoseEntries() throws Exception {
+        try (Arena arena = Arena.ofConfined();
+             LoopbackSockets pair = LoopbackSockets.open()) {
+            MemorySegment one = arena.allocateFrom("abc");
+            MemorySegment two = arena.allocateFrom("defg");
+            var iov = new dev.verbs4j.guest.linux.Iovecs(arena, 2);
+            assertEquals(7, pair.sender().write(iov.clear().add(one.address(), 3).add(two.address(), 4)));
+            assertEquals(7, pair.sender().write(iov.clear().add(one.address(), 3).add(two.address(), 4)));
+            assertEquals(7, pair.sender().write(iov.clear().add(two.address(), 4).add(one.address(), 3)));
+            assertEquals(2, pair.sender().write(iov.clear().add(one.address() + 1, 2)));
+            assertEquals(5, pair.sender().write(iov.clear().add(two.address(), 0).add(one.address(), 1).add(two.address(), 4)));
+            pair.sender().shutdownOutput();
+            assertEquals("abcdefg" + "abcdefg" + "defgabc" + "bc" + "adefg", readAll(pair.receiver(), arena));
+        }
+    }
+
+    @Test
+    void aWriteToAResetConnectionSaysItsErrnoByName() throws Exception {
+        try (Arena arena = Arena.ofConfined();
+             LoopbackSockets pair = LoopbackSockets.open()) {
+            MemorySegment bytes = arena.allocateFrom("unread");
+            var iov = new dev.verbs4j.guest.linux.Iovecs(arena, 1).add(bytes.address(), 6);
+            assertEquals(6, pair.sender().write(iov));
+            pair.receiver().close(); // bytes left unread: the kernel answers with a reset
+            LinuxCallException failed = null;
+            for (int attempt = 0; attempt < 100 && failed == null; attempt++) {
+                try {
+                    pair.sender().write(iov);
+                    pair.sender().await(dev.verbs4j.guest.linux.FileDescriptor.POLLOUT, -1, 100);
+                } catch (LinuxCallException e) {
+                    failed = e;
+                }
+            }
+            assertTrue(failed != null, "writes to a reset connection kept succeeding");
+            assertTrue(failed.errno() == LinuxCallException.ECONNRESET || failed.errno() == LinuxCallException.EPIPE,
+                    failed.getMessage());
+            assertTrue(failed.getMessage().contains("sendmsg"), failed.getMessage());
+        }
+    }
+
+    private static String readAll(NativeSocket socket, Arena arena) {
+        MemorySegment in = arena.allocate(64);
+        long got = 0;
+        long n;
+        while ((n = socket.read(in.address() + got, in.byteSize() - got)) >= 0) {
+            got += n;
+            if (n == 0) {
+                socket.await(dev.verbs4j.guest.linux.FileDescriptor.POLLIN, -1, 10_000);
+            }
+        }
+        return new String(in.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE));
+    }
 }
