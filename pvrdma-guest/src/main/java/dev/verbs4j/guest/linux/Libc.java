@@ -53,7 +53,7 @@ final class Libc {
 
     /** The errno the last call on this thread captured. */
     static int lastErrno() {
-        return (int) ERRNO.get(CAPTURE.get(), 0L);
+        return errno(CAPTURE.get());
     }
 
     /** Wraps the Throwable that MethodHandle.invokeExact declares. */

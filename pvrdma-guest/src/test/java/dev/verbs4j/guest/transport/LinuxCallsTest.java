@@ -92,16 +92,7 @@ class LinuxCallsTest {
             var iov = new dev.verbs4j.guest.linux.Iovecs(arena, 2).add(one.address(), 3).add(two.address(), 4);
             assertEquals(7, a.write(iov));
             a.shutdownOutput();
-            MemorySegment in = arena.allocate(16);
-            long got = 0;
-            long n;
-            while ((n = b.read(in.address() + got, in.byteSize() - got)) >= 0) {
-                got += n;
-                if (n == 0) {
-                    b.await(dev.verbs4j.guest.linux.FileDescriptor.POLLIN, -1, 10_000);
-                }
-            }
-            assertEquals("abcdefg", new String(in.asSlice(0, got).toArray(ValueLayout.JAVA_BYTE)));
+            assertEquals("abcdefg", readAll(b, arena));
         }
     }
 
@@ -146,6 +137,7 @@ class LinuxCallsTest {
         }
     }
 
+    /** Reads until end of stream (up to 64 bytes), waiting for more while none is there. */
     private static String readAll(NativeSocket socket, Arena arena) {
         MemorySegment in = arena.allocate(64);
         long got = 0;
