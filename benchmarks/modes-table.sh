@@ -73,16 +73,31 @@ if [[ -n $idle_files ]]; then
 fi
 
 # free on every CPU, then on one CPU (taskset): the rows pass through unchanged, under the header
-# tcp-vs-nio printed with them
+# tcp-vs-nio printed with them; each file holds a size's median row, its best-round row (after
+# the "Best round" line) and its rounds (after the "Every round" line)
 nio_table() {
-  local title=$1 files=$2
+  local title=$1 files=$2 f
   [[ -n $files ]] || return 0
   echo
   echo "$title"
   echo
   grep -h -m1 -A1 '^| bytes |' $files | head -n2 || true
   for f in $(ls $files | sort -V); do
-    grep -E '^\| [0-9]+ ' "$f" || echo "| failed: see $f |"
+    awk '/^Best round/ { exit } /^\| [0-9]+ / { print; found = 1 } END { if (!found) exit 1 }' "$f" \
+      || echo "| failed: see $f |"
+  done
+  echo
+  echo "Best round of each column (highest MB/s, lowest round-trip p50):"
+  echo
+  grep -h -m1 -A1 '^| bytes |' $files | head -n2 || true
+  for f in $(ls $files | sort -V); do
+    awk '/^Best round/ { best = 1 } /^Every round/ { exit } best && /^\| [0-9]+ / { print }' "$f"
+  done
+  echo
+  echo "Every round, in order (channel / NIO: Nagle MB/s; TCP_NODELAY MB/s; round-trip p50 µs):"
+  echo
+  for f in $(ls $files | sort -V); do
+    awk '/^Every round/ { rounds = 1; next } rounds && /^- / { print }' "$f"
   done
 }
 nio_table "TCP channel vs plain NIO, free on every CPU:" "$(ls "$raw"/tcp-vs-nio-[0-9]*.txt 2>/dev/null || true)"
