@@ -24,7 +24,8 @@
 #    and round-trip p50 (needs no RDMA device: `--skip-modes --skip-idle` runs only this, on a host),
 #    twice: free on every CPU, then with the JVM on one CPU (taskset). Free, where the scheduler
 #    wakes each peer (same CPU or the other) swings a round trip 2-3x from pass to pass, for NIO
-#    and the channel alike; on one CPU the comparison is of the work each does per message.
+#    and the channel alike; on one CPU the comparison is of the work each does per message. It
+#    prints the medians of 5 rounds, the best round of each column and every round.
 # Raw outputs go to benchmarks/target/modes/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)

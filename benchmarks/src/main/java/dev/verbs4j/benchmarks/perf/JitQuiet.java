@@ -30,8 +30,12 @@ public final class JitQuiet {
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
-    /** Returns false when the compilers were still busy after a minute (the run goes on anyway). */
-    static boolean await() {
+    /**
+     * Waits until this JVM has compiled nothing for a second.
+     *
+     * @return false when the compilers were still busy after a minute (the run goes on anyway)
+     */
+    public static boolean await() {
         return await(JitQuiet::compilationMillis);
     }
 
