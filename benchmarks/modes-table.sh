@@ -73,7 +73,7 @@ if [[ -n $idle_files ]]; then
 fi
 
 # free on every CPU, then on one CPU (taskset): the rows pass through unchanged, under the header
-# tcp-vs-nio printed with them; each file holds a size's median row, its best-round row (after
+# and titles tcp-vs-nio printed with them; each file holds a size's median row, its best-round row (after
 # the "Best round" line) and its rounds (after the "Every round" line)
 nio_table() {
   local title=$1 files=$2 f
@@ -87,14 +87,14 @@ nio_table() {
       || echo "| failed: see $f |"
   done
   echo
-  echo "Best round of each column (highest MB/s, lowest round-trip p50):"
+  grep -h -m1 '^Best round' $files | head -n1 || true
   echo
   grep -h -m1 -A1 '^| bytes |' $files | head -n2 || true
   for f in $(ls $files | sort -V); do
     awk '/^Best round/ { best = 1 } /^Every round/ { exit } best && /^\| [0-9]+ / { print }' "$f"
   done
   echo
-  echo "Every round, in order (channel / NIO: Nagle MB/s; TCP_NODELAY MB/s; round-trip p50 µs):"
+  grep -h -m1 '^Every round' $files | head -n1 || true
   echo
   for f in $(ls $files | sort -V); do
     awk '/^Every round/ { rounds = 1; next } rounds && /^- / { print }' "$f"

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * benchmarks/modes-table.sh over the raw outputs of {@code modes.sh --repeat}: each cell is the
  * median over the rounds, each ratio the median of the rounds' own ratios with their range, and
- * a round whose run failed is named, not counted.
+ * a round whose run failed is named, not counted; and over {@code tcp-vs-nio}'s outputs, whose
+ * medians, best rounds and rounds go under their own titles, size by size.
  */
 class ModesTableScriptTest {
     @TempDir
@@ -74,5 +75,35 @@ class ModesTableScriptTest {
         String table = table();
         assertTrue(!table.contains("Medians over"), table);
         assertEquals("| busy | app | 64 | 40.0 | 900.0 | 0.5 | 0.6 | 50 | 400 | 0.80 | 0.10 |", row(table));
+    }
+
+    /** One {@code tcp-vs-nio} output as it prints it: median row, best-round row, rounds. */
+    private void tcpVsNio(String file, int size, String median, String best) throws IOException {
+        Files.writeString(raw.resolve(file), TcpFallbackVsNioBench.HEADER + "\n| " + size + " | " + median + " |\n\n"
+                + TcpFallbackVsNioBench.BEST_TITLE.formatted(5) + "\n\n" + TcpFallbackVsNioBench.HEADER + "\n| " + size
+                + " | " + best + " |\n\n" + TcpFallbackVsNioBench.ROUNDS_TITLE + "\n- " + size + " B: rounds\n");
+    }
+
+    @Test
+    void tcpVsNioOutputsGiveMediansBestRoundsAndRoundsSizeBySize() throws Exception {
+        tcpVsNio("tcp-vs-nio-65536.txt", 65536, "m64k", "b64k");
+        tcpVsNio("tcp-vs-nio-4096.txt", 4096, "m4k", "b4k");
+        tcpVsNio("tcp-vs-nio-onecpu-4096.txt", 4096, "m4k1", "b4k1");
+        Files.writeString(raw.resolve("tcp-vs-nio-onecpu-65536.txt"), "Error: the JVM crashed\n");
+        List<String> lines = table().lines().filter(l -> !l.isEmpty() && !l.startsWith("|---")
+                && !l.startsWith("| bytes |")).toList();
+        assertEquals(List.of(
+                "TCP channel vs plain NIO, free on every CPU:",
+                "| 4096 | m4k |", "| 65536 | m64k |",
+                TcpFallbackVsNioBench.BEST_TITLE.formatted(5),
+                "| 4096 | b4k |", "| 65536 | b64k |",
+                TcpFallbackVsNioBench.ROUNDS_TITLE,
+                "- 4096 B: rounds", "- 65536 B: rounds",
+                "TCP channel vs plain NIO, the JVM on one CPU:",
+                "| 4096 | m4k1 |", "| failed: see " + raw.resolve("tcp-vs-nio-onecpu-65536.txt") + " |",
+                TcpFallbackVsNioBench.BEST_TITLE.formatted(5),
+                "| 4096 | b4k1 |",
+                TcpFallbackVsNioBench.ROUNDS_TITLE,
+                "- 4096 B: rounds"), lines);
     }
 }
