@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * thread, not two. Every pass, by the loop thread or a driver, holds {@link #pass} (also while
  * it sleeps in epoll_wait): callbacks still run one at a time, and {@link #inLoop()} is true on
  * whichever thread runs them. While drivers come and go the loop thread looks at the sockets
- * and timers every 10 ms; 10 ms after the last driver left it sleeps in epoll_wait again.
+ * and timers every 10 ms; 10 ms after the last driver left it sleeps in epoll_wait again. When
+ * no driver left during a whole nap (a thread waits on an idle channel) the loop thread sleeps
+ * until the last one leaves: a waiting application thread costs no wake-ups of the loop thread.
  */
 public final class CompletionLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CompletionLoop.class);
@@ -141,6 +143,8 @@ public final class CompletionLoop implements AutoCloseable {
     private long lingerOver = Long.MIN_VALUE;
     /** The loop thread naps (drivers about): a task from another thread unparks it. */
     private volatile boolean napping;
+    /** The loop thread sleeps until the last driver leaves ({@link #awaitDriversGone}): that driver unparks it. */
+    private volatile boolean sleepsWhileDriven;
     private long lastWork = System.nanoTime();
 
     private CompletionLoop(CompletionMode mode, Duration spin) {
@@ -273,7 +277,9 @@ public final class CompletionLoop implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             lastDriven = System.nanoTime();
-            drivers.decrementAndGet();
+            if (drivers.decrementAndGet() == 0 && sleepsWhileDriven) {
+                LockSupport.unpark(thread); // it takes the loop back after its linger
+            }
         }
     }
 
@@ -559,7 +565,11 @@ public final class CompletionLoop implements AutoCloseable {
                 boolean nap = driven();
                 if (nap) {
                     napping = true;
+                    long drivenBefore = lastDriven;
                     LockSupport.parkNanos(napNanos());
+                    if (lastDriven == drivenBefore && drivers.get() > 0) {
+                        awaitDriversGone();
+                    }
                     napping = false;
                     if (!pass.tryLock()) {
                         continue;
@@ -607,6 +617,24 @@ public final class CompletionLoop implements AutoCloseable {
         }
         lingerOver = last;
         return false;
+    }
+
+    /**
+     * Loop thread, after a whole nap in which no driver left: a thread has been waiting in
+     * {@link #drive} all along (a receive on an idle channel), running the passes itself, so the
+     * loop thread sleeps until the last driver leaves, a task comes or the loop closes, instead
+     * of looking again every nap. The flag is set before the check and the driver reads it after
+     * its decrement: one of the two sees the other.
+     */
+    private void awaitDriversGone() {
+        sleepsWhileDriven = true;
+        try {
+            while (drivers.get() > 0 && !stopping && tasks.isEmpty()) {
+                LockSupport.park(this);
+            }
+        } finally {
+            sleepsWhileDriven = false;
+        }
     }
 
     /** Until the next look at the sockets and timers, or the end of the last driver's linger. */

@@ -440,7 +440,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             if (released || endCause() != null) {
                 return false;
             }
-            try { // the timer reschedules itself while a thread reads: it sees the lock held
+            try { // the timer runs on while reads follow each other (see rewatchAfterLinger)
                 if (!rewatchScheduled) {
                     loop.schedule(Duration.ofNanos(DIRECT_LINGER_NANOS), rewatchAfterLinger);
                     rewatchScheduled = true;
@@ -525,6 +525,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         }
         boolean framesLeft = inbound.holdsFrame();
         reading.unlock();
+        if (!othersWait) {
+            armLinger();
+        }
         closeIfReleased();
         if (othersWait && framesLeft) {
             handOverBufferedFrames(); // the loop reads only what the socket reports: these are already read
@@ -551,15 +554,43 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         }
     }
 
-    /** Loop thread, a timer: gives the socket's input back to the loop once no receive read it for a while. */
+    /**
+     * After a direct read, with {@link #reading} let go: starts the linger timer again if it
+     * stopped while this thread waited in its read. Only after the unlock: a timer that found the
+     * lock held ran before it, so this sees what that timer left.
+     */
+    private void armLinger() {
+        synchronized (interestLock) {
+            if (inputWatched || rewatchScheduled || released) {
+                return;
+            }
+            try {
+                loop.schedule(Duration.ofNanos(DIRECT_LINGER_NANOS), rewatchAfterLinger);
+                rewatchScheduled = true;
+            } catch (RuntimeException e) { // the loop is going, and the channel with it
+                LOG.debug("the linger timer did not start: {}", e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Loop thread, a timer: gives the socket's input back to the loop once no receive read it for
+     * a while. Once a thread has waited in its read for that long the timer stops, and that
+     * thread starts it again as it leaves ({@link #armLinger}): a receive waiting on an idle
+     * channel wakes the loop a couple of times, not every millisecond.
+     */
     private void rewatchAfterLinger() {
         long idle = System.nanoTime() - lastDirectRead;
         synchronized (interestLock) {
             if (released) {
                 return;
             }
-            if (reading.isLocked() || idle < DIRECT_LINGER_NANOS) {
+            if (idle < DIRECT_LINGER_NANOS) { // a receive read it lately, and another may be reading now
                 loop.schedule(Duration.ofNanos(Math.max(DIRECT_LINGER_NANOS - idle, 1_000_000L)), rewatchAfterLinger);
+                return;
+            }
+            if (reading.isLocked()) { // one thread has waited in its read since the last read ended
+                rewatchScheduled = false;
                 return;
             }
             rewatchScheduled = false;

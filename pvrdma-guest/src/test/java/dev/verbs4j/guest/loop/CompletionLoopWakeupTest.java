@@ -10,18 +10,25 @@ import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.ChannelPair;
 import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.TransportPreference;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The loop's one wait on real fds of this host (epoll, eventfd, loopback TCP sockets): who wakes
@@ -85,6 +92,81 @@ class CompletionLoopWakeupTest {
             // an observation window, not a timing assertion: a loop with time slices wakes many times in it
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
             assertEquals(before, loop.wakeups(), "an idle loop sleeps until something happens");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = CompletionMode.class, names = {"EVENT", "ADAPTIVE"})
+    void aThreadWaitingInReceiveOnAnIdleChannelLeavesTheLoopAsleep(CompletionMode mode) throws Exception {
+        CompletionLoop loop = CompletionLoop.start(mode);
+        try (ChannelPair pair = tcpPair(loop); Arena arena = Arena.ofShared()) {
+            ReceiveBuffer into = new ReceiveBuffer(arena.allocate(ChannelConfig.defaults().maxMessageSize()));
+            pair.client().send(MemorySegment.ofArray(new byte[100]));
+            assertTrue(pair.server().receive(into, WAIT), "a first message, read by this thread");
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> pair.server().receive(into, WAIT));
+            // the socket's read is this thread's now; the loop's timer that gives it back stops within its linger (10 ms)
+            LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
+            long before = loop.wakeups();
+            // an observation window, not a timing assertion: a timer that ticks while the thread waits wakes the loop in it
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            assertEquals(before, loop.wakeups(), "a thread waiting in receive on an idle channel leaves the loop asleep");
+            pair.client().send(MemorySegment.ofArray(new byte[200]));
+            assertTrue(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(200, into.length());
+            // the thread is gone: the loop reads the socket again, for a future
+            CompletableFuture<ChannelMessage> next = pair.server().receive();
+            pair.client().send(MemorySegment.ofArray(new byte[300]));
+            assertEquals(300, next.get(WAIT.toSeconds(), TimeUnit.SECONDS).length());
+        }
+    }
+
+    /** The kernel id of the loop's own thread: a task it runs while nobody drives it (a plain future drives nothing). */
+    private static int loopThreadTid(CompletionLoop loop) throws Exception {
+        CompletableFuture<Integer> tid = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                tid.complete(Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString()));
+            } catch (IOException e) {
+                tid.completeExceptionally(e);
+            }
+        });
+        return tid.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** A thread's context switches so far, as the kernel counts them: each one a sleep or a preemption. */
+    private static long contextSwitches(int tid) throws IOException {
+        long n = 0;
+        for (String line : Files.readAllLines(Path.of("/proc/self/task/" + tid + "/status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                n += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return n;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = CompletionMode.class, names = {"EVENT", "ADAPTIVE"})
+    void aThreadDrivingTheLoopForLongLetsTheLoopThreadSleepAndGivesItBackAsItLeaves(CompletionMode mode)
+            throws Exception {
+        CompletionLoop loop = CompletionLoop.start(mode);
+        try (ChannelPair pair = tcpPair(loop)) {
+            int tid = loopThreadTid(loop);
+            LinkedBlockingQueue<Integer> heard = new LinkedBlockingQueue<>();
+            pair.server().setListener((channel, message) -> heard.add(message.length()));
+            CompletableFuture<Void> awaited = loop.newFuture();
+            Thread waiter = Thread.ofPlatform().start(awaited::join); // drives the loop while it waits
+            // the loop thread naps while a thread drives; after a nap with no driver leaving it sleeps
+            LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
+            long before = contextSwitches(tid);
+            // an observation window, not a timing assertion: a loop thread napping in slices wakes many times in it
+            LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            assertEquals(before, contextSwitches(tid), "the loop thread sleeps while a thread drives the loop");
+            loop.execute(() -> awaited.complete(null));
+            waiter.join(WAIT.toMillis());
+            assertFalse(waiter.isAlive(), "the driving thread got its completion");
+            // nobody drives now, and no task wakes the loop thread: it hears the socket only if it took the loop back
+            pair.client().send(MemorySegment.ofArray(new byte[123]));
+            assertEquals(123, heard.poll(WAIT.toSeconds(), TimeUnit.SECONDS), "the loop thread took the loop back");
         }
     }
 
