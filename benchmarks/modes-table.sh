@@ -63,11 +63,10 @@ fi
 idle_files=$(ls "$raw"/idle-*.txt 2>/dev/null || true)
 if [[ -n $idle_files ]]; then
   echo
-  echo "| mode | idle channels per loop | seconds | loop CPU ms/s (server / client) | loop wake-ups/s (server / client) |"
-  echo "|---|---:|---:|---:|---:|"
+  grep -h -m1 -A1 '^| mode | transport |' $idle_files | head -n2 || true
   for mode in busy event adaptive; do
     for f in $(ls "$raw"/idle-$mode-*.txt 2>/dev/null | sort -V); do
-      grep -E '^\| (busy|event|adaptive) \| [0-9]+ ' "$f" || echo "| failed: see $f | | | | |"
+      grep -E '^\| (busy|event|adaptive) \| (rdma|tcp) \| [0-9]+ ' "$f" || echo "| failed: see $f | | | | | | |"
     done
   done
 fi

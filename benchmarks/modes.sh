@@ -19,7 +19,9 @@
 #    rounds of each cell and of each round's ratio, with the ratios' range: one pass swings 2-3x under
 #    emulation, rdma-core's figure and ours alike, and not always together.
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
-#    thread's CPU ms and wake-ups (context switches) per second, from /proc.
+#    thread's CPU ms and wake-ups (context switches) per second, from /proc. Then, for the modes
+#    that sleep, one channel with an application thread waiting in receive on it (`--receiving`,
+#    as a server thread waits for its next request), over --transport and over TCP.
 # 3. `bin/verbs4j tcp-vs-nio`: the TCP fallback channel against plain NIO on loopback, throughput
 #    and round-trip p50 (needs no RDMA device: `--skip-modes --skip-idle` runs only this, on a host),
 #    twice: free on every CPU, then with the JVM on one CPU (taskset). Free, where the scheduler
@@ -131,6 +133,15 @@ if ((!skip_idle)); then
       [[ $mode == busy && $n != "${idle%% *}" ]] && continue   # a busy loop spins whatever it holds: once is enough
       timeout 300 "$verbs4j" idle-loop --mode "$mode" --channels "$n" --seconds "$idle_seconds" \
         --transport "$transport" --bind "$addr" "${device_args[@]}" > "$raw/idle-$mode-$n.txt" 2>&1 || true
+    done
+  done
+  receiving_transports=$transport
+  [[ $transport == tcp ]] || receiving_transports+=" tcp"
+  for mode in $idle_modes; do
+    [[ $mode == busy ]] && continue   # a busy receive spins by design
+    for t in $receiving_transports; do
+      timeout 300 "$verbs4j" idle-loop --mode "$mode" --channels 1 --seconds "$idle_seconds" --receiving \
+        --transport "$t" --bind "$addr" "${device_args[@]}" > "$raw/idle-$mode-1-receiving-$t.txt" 2>&1 || true
     done
   done
 fi

@@ -4,36 +4,45 @@ import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelConnector;
+import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.guest.loop.CompletionLoop;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code verbs4j idle-loop}: what a completion loop costs while its channels are idle. In this one
  * process, a server loop and a client loop hold N connected channel pairs (N channels each); after
- * one message to find each loop's thread, nothing is sent for the measured seconds. Prints one
- * Markdown row: the loop threads' CPU milliseconds per second and wake-ups (context switches) per
- * second, server loop / client loop, from /proc ({@link LoopThreadStats}).
+ * one message each way, nothing is sent for the measured seconds. With {@code --receiving}, an
+ * application thread waits in {@link Channel#receive(ReceiveBuffer, Duration)} on every channel
+ * meanwhile, as a server thread waits for its next request: on TCP that thread reads the socket
+ * itself, and the loop must still sleep. Prints one Markdown row: the loop threads' CPU
+ * milliseconds per second and wake-ups (context switches) per second, server loop / client loop,
+ * from /proc ({@link LoopThreadStats}).
  */
 public final class IdleLoopBench {
-    static final String HEADER = "| mode | idle channels per loop | seconds | loop CPU ms/s (server / client) "
-            + "| loop wake-ups/s (server / client) |\n|---|---:|---:|---:|---:|";
+    static final String HEADER = "| mode | transport | idle channels per loop | threads in receive per loop | seconds "
+            + "| loop CPU ms/s (server / client) | loop wake-ups/s (server / client) |\n|---|---|---:|---:|---:|---:|---:|";
+    /** After the last thread got its message, before the measured seconds: past the TCP channel's 10 ms linger. */
+    private static final Duration SETTLE = Duration.ofSeconds(1);
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     /** What {@code verbs4j idle-loop} was asked ({@link IdleLoopCommand}). */
-    record Options(CompletionMode mode, int channels, int seconds, TransportPreference transport, String bind,
-                   String device, int gidIndex) {}
+    record Options(CompletionMode mode, int channels, int seconds, boolean receiving, TransportPreference transport,
+                   String bind, String device, int gidIndex) {}
 
     private IdleLoopBench() {}
 
@@ -59,8 +68,12 @@ public final class IdleLoopBench {
                     open.add(client.get(WAIT.toSeconds(), TimeUnit.SECONDS));
                 }
                 out.println("transport: " + open.getFirst().transport().describe());
-                int serverTid = loopTid(open.get(0), open.get(1));
-                int clientTid = loopTid(open.get(1), open.get(0));
+                int serverTid = loopTid(serverLoop);
+                int clientTid = loopTid(clientLoop);
+                List<Thread> receivers = o.receiving() ? waitInReceive(open, o.seconds()) : List.of();
+                if (!o.receiving()) {
+                    oneMessageEachWay(open.get(0), open.get(1));
+                }
                 LoopThreadStats serverBefore = LoopThreadStats.of(serverTid);
                 LoopThreadStats clientBefore = LoopThreadStats.of(clientTid);
                 long start = System.nanoTime();
@@ -69,12 +82,14 @@ public final class IdleLoopBench {
                 LoopThreadStats server = LoopThreadStats.of(serverTid).minus(serverBefore);
                 LoopThreadStats client = LoopThreadStats.of(clientTid).minus(clientBefore);
                 out.println(HEADER);
-                out.println(String.format(Locale.ROOT, "| %s | %d | %d | %.1f / %.1f | %.1f / %.1f |", o.mode().label(),
-                        o.channels(), o.seconds(), server.cpuNanos() / 1e6 / elapsed, client.cpuNanos() / 1e6 / elapsed,
-                        server.contextSwitches() / elapsed, client.contextSwitches() / elapsed));
+                out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f / %.1f | %.1f / %.1f |",
+                        o.mode().label(), open.getFirst().transport().isRdma() ? "rdma" : "tcp", o.channels(),
+                        receivers.size() / 2, o.seconds(), server.cpuNanos() / 1e6 / elapsed,
+                        client.cpuNanos() / 1e6 / elapsed, server.contextSwitches() / elapsed,
+                        client.contextSwitches() / elapsed));
             } finally {
                 for (Channel c : open) {
-                    c.close();
+                    c.close(); // and ends the receives still waiting
                 }
             }
         }
@@ -85,16 +100,61 @@ public final class IdleLoopBench {
                 .sendQueueDepth(8).device(o.device()).gidIndex(o.gidIndex());
     }
 
-    /** The kernel id of the loop thread {@code receiver}'s listener runs on: one empty message from {@code sender}. */
-    private static int loopTid(Channel receiver, Channel sender) throws Exception {
+    /**
+     * The kernel id of {@code loop}'s own thread: a task it runs while nobody drives it (this
+     * thread waits on a plain future; {@code runAndWait} could run the task here).
+     */
+    private static int loopTid(CompletionLoop loop) throws Exception {
         CompletableFuture<Integer> tid = new CompletableFuture<>();
-        receiver.setListener(new ChannelListener() {
-            @Override
-            public void onMessage(Channel channel, ChannelMessage message) {
-                tid.complete(LoopThreadStats.currentTid());
-            }
-        });
-        sender.send(MemorySegment.NULL);
+        loop.execute(() -> tid.complete(LoopThreadStats.currentTid()));
         return tid.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** One message each way between a pair, each taken by a listener on the loop: then the channels go idle. */
+    private static void oneMessageEachWay(Channel a, Channel b) throws Exception {
+        for (Channel[] pair : new Channel[][] {{a, b}, {b, a}}) {
+            CompletableFuture<Void> heard = new CompletableFuture<>();
+            pair[0].setListener(new ChannelListener() {
+                @Override
+                public void onMessage(Channel channel, ChannelMessage message) {
+                    heard.complete(null);
+                }
+            });
+            pair[1].send(MemorySegment.NULL);
+            heard.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A thread per channel that receives one message (each peer sends one) and then waits in
+     * receive for the next, past the measured seconds: returned once every thread has its first
+     * message and {@link #SETTLE} has passed. The channels' close ends the waits (daemon threads:
+     * nothing waits for them).
+     */
+    private static List<Thread> waitInReceive(List<Channel> open, int seconds) throws Exception {
+        CountDownLatch first = new CountDownLatch(open.size());
+        Duration wait = Duration.ofSeconds(seconds).plus(WAIT);
+        List<Thread> threads = new ArrayList<>();
+        for (Channel channel : open) {
+            threads.add(Thread.ofPlatform().daemon().name("receiver").start(() -> {
+                ReceiveBuffer into = new ReceiveBuffer(Arena.ofAuto().allocate(channel.maxMessageSize()));
+                try {
+                    if (channel.receive(into, WAIT)) {
+                        first.countDown();
+                        channel.receive(into, wait);
+                    }
+                } catch (ChannelException closed) {
+                    // the run is over: its close ended this wait
+                }
+            }));
+        }
+        for (Channel channel : open) {
+            channel.send(MemorySegment.NULL);
+        }
+        if (!first.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+            throw new IllegalStateException("a receiving thread did not get its first message");
+        }
+        Thread.sleep(SETTLE.toMillis());
+        return threads;
     }
 }

@@ -16,6 +16,9 @@ public final class IdleLoopCommand extends ModesCommand<IdleLoopBench.Options> {
     @Option(names = "--seconds", paramLabel = "S", description = "measured idle time (default 10)")
     int seconds = 10;
 
+    @Option(names = "--receiving", description = "an application thread waits in receive on every channel meanwhile")
+    boolean receiving;
+
     @Mixin
     ChannelOptions channel;
 
@@ -30,7 +33,7 @@ public final class IdleLoopCommand extends ModesCommand<IdleLoopBench.Options> {
         if (channels < 1 || seconds < 1) {
             throw Cli.usageError(spec, "channels and seconds must be positive");
         }
-        return new IdleLoopBench.Options(channel.mode, channels, seconds, channel.transport, channel.bind,
+        return new IdleLoopBench.Options(channel.mode, channels, seconds, receiving, channel.transport, channel.bind,
                 channel.device, channel.gidIndex);
     }
 }

@@ -67,10 +67,15 @@ class ModesCommandLineTest {
 
     @Test
     void idleLoopTakesWhatModesShPasses() {
-        assertEquals(new IdleLoopBench.Options(CompletionMode.EVENT, 8, 5, TransportPreference.TCP, "10.77.0.1", "rxe0", 1),
+        assertEquals(new IdleLoopBench.Options(CompletionMode.EVENT, 8, 5, false, TransportPreference.TCP, "10.77.0.1",
+                        "rxe0", 1),
                 idleLoop("--mode", "event", "--channels", "8", "--seconds", "5", "--transport", "tcp", "--bind",
                         "10.77.0.1", "-d", "rxe0", "-x", "1"));
-        assertEquals(new IdleLoopBench.Options(CompletionMode.EVENT, 1, 10, TransportPreference.AUTO, "127.0.0.1", null, -1),
+        assertEquals(new IdleLoopBench.Options(CompletionMode.ADAPTIVE, 1, 10, true, TransportPreference.TCP, "127.0.0.1",
+                        null, -1),
+                idleLoop("--mode", "adaptive", "--receiving", "--transport", "tcp"));
+        assertEquals(new IdleLoopBench.Options(CompletionMode.EVENT, 1, 10, false, TransportPreference.AUTO, "127.0.0.1",
+                        null, -1),
                 idleLoop());
     }
 
@@ -114,7 +119,8 @@ class ModesCommandLineTest {
     void helpListsEverySpellingModesShUses() {
         assertHelpHas(new ModeBenchCommand(), "--server", "--bind", "--mode", "--thread", "--transport", "-p", "-d", "-x",
                 "-s", "-n", "--warmup", "HOST");
-        assertHelpHas(new IdleLoopCommand(), "--mode", "--channels", "--seconds", "--transport", "--bind", "-d", "-x");
+        assertHelpHas(new IdleLoopCommand(), "--mode", "--channels", "--seconds", "--receiving", "--transport", "--bind",
+                "-d", "-x");
         assertHelpHas(new TcpVsNioCommand(), "-s", "-n", "--rounds", "--rtt-iters", "--mode");
     }
 

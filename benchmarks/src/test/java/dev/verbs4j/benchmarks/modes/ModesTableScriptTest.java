@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * benchmarks/modes-table.sh over the raw outputs of {@code modes.sh --repeat}: each cell is the
  * median over the rounds, each ratio the median of the rounds' own ratios with their range, and
- * a round whose run failed is named, not counted; and over {@code tcp-vs-nio}'s outputs, whose
- * medians, best rounds and rounds go under their own titles, size by size.
+ * a round whose run failed is named, not counted; over {@code idle-loop}'s rows; and over
+ * {@code tcp-vs-nio}'s outputs, whose medians, best rounds and rounds go under their own titles,
+ * size by size.
  */
 class ModesTableScriptTest {
     @TempDir
@@ -75,6 +76,25 @@ class ModesTableScriptTest {
         String table = table();
         assertTrue(!table.contains("Medians over"), table);
         assertEquals("| busy | app | 64 | 40.0 | 900.0 | 0.5 | 0.6 | 50 | 400 | 0.80 | 0.10 |", row(table));
+    }
+
+    @Test
+    void idleLoopRowsComeUnderTheirHeaderModeByModeAndAFailedRunIsNamed() throws Exception {
+        String event = "| event | rdma | 1 | 0 | 10 | 0.0 / 0.0 | 0.1 / 0.0 |";
+        String receiving = "| event | tcp | 1 | 1 | 10 | 0.0 / 0.0 | 0.2 / 0.1 |";
+        String busy = "| busy | rdma | 1 | 0 | 10 | 950.1 / 949.7 | 470.0 / 480.0 |";
+        Files.writeString(raw.resolve("idle-event-1.txt"), "transport: rdma (rxe0)\n" + IdleLoopBench.HEADER + "\n" + event + "\n");
+        Files.writeString(raw.resolve("idle-event-1-receiving-tcp.txt"),
+                "transport: tcp\n" + IdleLoopBench.HEADER + "\n" + receiving + "\n");
+        Files.writeString(raw.resolve("idle-busy-1.txt"), "transport: rdma (rxe0)\n" + IdleLoopBench.HEADER + "\n" + busy + "\n");
+        Files.writeString(raw.resolve("idle-adaptive-100.txt"), "idle-loop: no RDMA device\n");
+        List<String> lines = table().lines().toList();
+        int header = lines.indexOf(IdleLoopBench.HEADER.lines().findFirst().orElseThrow());
+        assertTrue(header >= 0, String.join("\n", lines));
+        assertEquals(List.of(IdleLoopBench.HEADER.lines().toList().get(1), busy, event, receiving),
+                lines.subList(header + 1, header + 5));
+        assertTrue(lines.get(header + 5).startsWith("| failed: see ") && lines.get(header + 5).contains("idle-adaptive-100.txt"),
+                lines.get(header + 5));
     }
 
     /** One {@code tcp-vs-nio} output as it prints it: median row, best-round row, rounds. */
