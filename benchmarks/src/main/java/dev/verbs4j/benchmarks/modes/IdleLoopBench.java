@@ -70,8 +70,9 @@ public final class IdleLoopBench {
                 out.println("transport: " + open.getFirst().transport().describe());
                 int serverTid = loopTid(serverLoop);
                 int clientTid = loopTid(clientLoop);
-                List<Thread> receivers = o.receiving() ? waitInReceive(open, o.seconds()) : List.of();
-                if (!o.receiving()) {
+                if (o.receiving()) {
+                    waitInReceive(open, o.seconds());
+                } else {
                     oneMessageEachWay(open.get(0), open.get(1));
                 }
                 LoopThreadStats serverBefore = LoopThreadStats.of(serverTid);
@@ -84,7 +85,7 @@ public final class IdleLoopBench {
                 out.println(HEADER);
                 out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f / %.1f | %.1f / %.1f |",
                         o.mode().label(), open.getFirst().transport().isRdma() ? "rdma" : "tcp", o.channels(),
-                        receivers.size() / 2, o.seconds(), server.cpuNanos() / 1e6 / elapsed,
+                        o.receiving() ? o.channels() : 0, o.seconds(), server.cpuNanos() / 1e6 / elapsed,
                         client.cpuNanos() / 1e6 / elapsed, server.contextSwitches() / elapsed,
                         client.contextSwitches() / elapsed));
             } finally {
@@ -126,17 +127,16 @@ public final class IdleLoopBench {
     }
 
     /**
-     * A thread per channel that receives one message (each peer sends one) and then waits in
-     * receive for the next, past the measured seconds: returned once every thread has its first
+     * Starts a thread per channel that receives one message (each peer sends one) and then waits
+     * in receive for the next, past the measured seconds; returns once every thread has its first
      * message and {@link #SETTLE} has passed. The channels' close ends the waits (daemon threads:
      * nothing waits for them).
      */
-    private static List<Thread> waitInReceive(List<Channel> open, int seconds) throws Exception {
+    private static void waitInReceive(List<Channel> open, int seconds) throws Exception {
         CountDownLatch first = new CountDownLatch(open.size());
         Duration wait = Duration.ofSeconds(seconds).plus(WAIT);
-        List<Thread> threads = new ArrayList<>();
         for (Channel channel : open) {
-            threads.add(Thread.ofPlatform().daemon().name("receiver").start(() -> {
+            Thread.ofPlatform().daemon().name("receiver").start(() -> {
                 ReceiveBuffer into = new ReceiveBuffer(Arena.ofAuto().allocate(channel.maxMessageSize()));
                 try {
                     if (channel.receive(into, WAIT)) {
@@ -146,7 +146,7 @@ public final class IdleLoopBench {
                 } catch (ChannelException closed) {
                     // the run is over: its close ended this wait
                 }
-            }));
+            });
         }
         for (Channel channel : open) {
             channel.send(MemorySegment.NULL);
@@ -155,6 +155,5 @@ public final class IdleLoopBench {
             throw new IllegalStateException("a receiving thread did not get its first message");
         }
         Thread.sleep(SETTLE.toMillis());
-        return threads;
     }
 }

@@ -89,16 +89,11 @@ public final class TcpFallbackVsNioBench {
             return;
         }
         long compiledBefore = JitQuiet.compilationMillis();
-        ChannelStream.megabytesPerSecond(size, o.warmup(), o.mode(), false);
-        ChannelStream.megabytesPerSecond(size, o.warmup(), o.mode(), true);
-        NioStream.megabytesPerSecond(size, o.warmup(), false);
-        NioStream.megabytesPerSecond(size, o.warmup(), true);
-        ChannelStream.roundTripP50Micros(size, o.warmup(), o.mode());
-        NioStream.roundTripP50Micros(size, o.warmup());
+        scratch.measure(0, o.warmup(), o.warmup(), o); // every figure here is overwritten by the first measured round
         JitQuiet.await();
         for (int round = 0; round < MAX_SETTLE_ROUNDS && JitQuiet.compilationMillis() != compiledBefore; round++) {
             compiledBefore = JitQuiet.compilationMillis();
-            scratch.measure(0, o); // overwritten by the first measured round
+            scratch.measure(0, o);
             JitQuiet.await();
         }
     }
@@ -121,14 +116,19 @@ public final class TcpFallbackVsNioBench {
             nioRtt = new double[rounds];
         }
 
-        /** Round {@code i}: each side's two streams and round trip, alternating. */
+        /** Round {@code i}: each side's two streams and round trip, alternating, with the counts asked. */
         void measure(int i, Options o) throws Exception {
-            channel[i] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode(), false);
-            nio[i] = NioStream.megabytesPerSecond(size, o.count(), false);
-            channelNoDelay[i] = ChannelStream.megabytesPerSecond(size, o.count(), o.mode(), true);
-            nioNoDelay[i] = NioStream.megabytesPerSecond(size, o.count(), true);
-            channelRtt[i] = ChannelStream.roundTripP50Micros(size, o.roundTrips(), o.mode());
-            nioRtt[i] = NioStream.roundTripP50Micros(size, o.roundTrips());
+            measure(i, o.count(), o.roundTrips(), o);
+        }
+
+        /** Round {@code i} with {@code count} messages per stream and {@code roundTrips} round trips. */
+        void measure(int i, int count, int roundTrips, Options o) throws Exception {
+            channel[i] = ChannelStream.megabytesPerSecond(size, count, o.mode(), false);
+            nio[i] = NioStream.megabytesPerSecond(size, count, false);
+            channelNoDelay[i] = ChannelStream.megabytesPerSecond(size, count, o.mode(), true);
+            nioNoDelay[i] = NioStream.megabytesPerSecond(size, count, true);
+            channelRtt[i] = ChannelStream.roundTripP50Micros(size, roundTrips, o.mode());
+            nioRtt[i] = NioStream.roundTripP50Micros(size, roundTrips);
         }
 
         /** A table row: throughput columns summed up by {@code rates}, round trips by {@code times}. */

@@ -440,11 +440,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             if (released || endCause() != null) {
                 return false;
             }
-            try { // the timer runs on while reads follow each other (see rewatchAfterLinger)
-                if (!rewatchScheduled) {
-                    loop.schedule(Duration.ofNanos(DIRECT_LINGER_NANOS), rewatchAfterLinger);
-                    rewatchScheduled = true;
-                }
+            try { // the linger timer starts as the read ends (armLinger)
                 if (inputWatched) {
                     inputWatched = false;
                     loop.changeEvents(socket.fd(), watchedEvents());
@@ -555,9 +551,9 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     }
 
     /**
-     * After a direct read, with {@link #reading} let go: starts the linger timer again if it
-     * stopped while this thread waited in its read. Only after the unlock: a timer that found the
-     * lock held ran before it, so this sees what that timer left.
+     * After a direct read, with {@link #reading} let go: starts the linger timer unless it runs
+     * (reads that follow each other keep it running). Only after the unlock: a timer that found
+     * the lock held, and stopped, ran before it, so this sees what that timer left.
      */
     private void armLinger() {
         synchronized (interestLock) {
@@ -589,11 +585,10 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                 loop.schedule(Duration.ofNanos(Math.max(DIRECT_LINGER_NANOS - idle, 1_000_000L)), rewatchAfterLinger);
                 return;
             }
+            rewatchScheduled = false;
             if (reading.isLocked()) { // one thread has waited in its read since the last read ended
-                rewatchScheduled = false;
                 return;
             }
-            rewatchScheduled = false;
             watchInput();
         }
         handleBufferedFrames();
