@@ -72,8 +72,9 @@ if [[ -n $idle_files ]]; then
 fi
 
 # free on every CPU, then on one CPU (taskset): the rows pass through unchanged, under the header
-# and titles tcp-vs-nio printed with them; each file holds a size's median row, its best-round row (after
-# the "Best round" line) and its rounds (after the "Every round" line)
+# and titles tcp-vs-nio printed with them; each file holds a size's median row, its row of each round's
+# own ratios (after the "Each round" line; outputs from before it lack it), its best-round row (after the
+# "Best round" line) and its rounds (after the "Every round" line)
 nio_table() {
   local title=$1 files=$2 f
   [[ -n $files ]] || return 0
@@ -82,9 +83,18 @@ nio_table() {
   echo
   grep -h -m1 -A1 '^| bytes |' $files | head -n2 || true
   for f in $(ls $files | sort -V); do
-    awk '/^Best round/ { exit } /^\| [0-9]+ / { print; found = 1 } END { if (!found) exit 1 }' "$f" \
+    awk '/^(Each round|Best round)/ { exit } /^\| [0-9]+ / { print; found = 1 } END { if (!found) exit 1 }' "$f" \
       || echo "| failed: see $f |"
   done
+  if grep -q '^Each round' $files; then
+    echo
+    grep -h -m1 '^Each round' $files | head -n1
+    echo
+    grep -h -m1 -A1 '^| bytes | ratio' $files | head -n2
+    for f in $(ls $files | sort -V); do
+      awk '/^Each round/ { ratios = 1 } /^Best round/ { exit } ratios && /^\| [0-9]+ / { print }' "$f"
+    done
+  fi
   echo
   grep -h -m1 '^Best round' $files | head -n1 || true
   echo

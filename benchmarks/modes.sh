@@ -3,7 +3,7 @@
 # (benchmarks/modes-table.sh prints them from the raw outputs; compare.sh runs this last):
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
-#        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B]
+#        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B] [--nio-rounds R]
 #        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is] [--repeat R]
 # --jit: the JVMs' compiler. c2 (the default) runs C2 alone (-XX:-TieredCompilation), what a JVM
 #    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
@@ -27,7 +27,8 @@
 #    twice: free on every CPU, then with the JVM on one CPU (taskset). Free, where the scheduler
 #    wakes each peer (same CPU or the other) swings a round trip 2-3x from pass to pass, for NIO
 #    and the channel alike; on one CPU the comparison is of the work each does per message. It
-#    prints the medians of 5 rounds, the best round of each column and every round.
+#    prints the medians of --nio-rounds rounds (default 5), the median and range of each round's
+#    own ratios, the best round of each column and every round.
 # Raw outputs go to benchmarks/target/modes/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -43,11 +44,12 @@ idle_seconds=10
 idle_modes="event adaptive busy"
 nio_sizes="64 4096 65536"
 nio_bytes=256000000
+nio_rounds=5
 skip_modes=0 skip_idle=0 skip_nio=0
 repeat=1
 jit=c2
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^# Raw outputs/p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
   case $1 in
@@ -62,6 +64,7 @@ while (($#)); do
     --idle-modes) idle_modes=$2; shift 2 ;;
     --nio-sizes) nio_sizes=$2; shift 2 ;;
     --nio-bytes) nio_bytes=$2; shift 2 ;;
+    --nio-rounds) nio_rounds=$2; shift 2 ;;
     --skip-modes) skip_modes=1; shift ;;
     --skip-idle) skip_idle=1; shift ;;
     --skip-nio) skip_nio=1; shift ;;
@@ -152,13 +155,13 @@ if ((!skip_nio)); then
     n=$((nio_bytes / size))
     ((n > 200000)) && n=200000
     ((n < 2000)) && n=2000
-    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds 5 > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
+    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds "$nio_rounds" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
   done
   for size in $nio_sizes; do
     n=$((nio_bytes / size))
     ((n > 200000)) && n=200000
     ((n < 2000)) && n=2000
-    taskset -c 0 "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds 5 > "$raw/tcp-vs-nio-onecpu-$size.txt" 2>&1 || true
+    taskset -c 0 "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds "$nio_rounds" > "$raw/tcp-vs-nio-onecpu-$size.txt" 2>&1 || true
   done
 fi
 

@@ -19,8 +19,11 @@ import java.util.function.ToDoubleFunction;
  * pass of each and rounds until the JIT is done (not reported, {@link #warmUp}), then
  * {@code rounds} alternating passes; each column is their median.
  *
- * <p>Then the best round of each column (highest MB/s, lowest round-trip p50), and every round's
- * figures. Free on several CPUs, where the scheduler puts each pass's threads decides much of a
+ * <p>Then each round's own ratios, their median and range: the two sides of a round ran one
+ * after the other, so a drift of the machine's speed over the run (another guest's load, the
+ * emulator's translation cache) cancels out of a round's ratio where it stays in a median of
+ * each side's figures. Then the best round of each column (highest MB/s, lowest round-trip
+ * p50), and every round's figures. Free on several CPUs, where the scheduler puts each pass's threads decides much of a
  * pass's speed: in the soft-RoCE rig a round trip's p50 is either about 150 or about 320 µs from
  * pass to pass, for plain NIO and the channel alike, so a median of a few passes compares the
  * placements each side drew as much as the code. The best round compares each side where the
@@ -57,6 +60,13 @@ public final class TcpFallbackVsNioBench {
             }
             out.println(r.row(TcpFallbackVsNioBench::median, TcpFallbackVsNioBench::median));
             all.add(r);
+        }
+        out.println();
+        out.println(RATIOS_TITLE.formatted(o.rounds()));
+        out.println();
+        out.println(RATIOS_HEADER);
+        for (SizeRounds r : all) {
+            out.println(r.ratios());
         }
         out.println();
         out.println(BEST_TITLE.formatted(o.rounds()));
@@ -98,6 +108,9 @@ public final class TcpFallbackVsNioBench {
         }
     }
 
+    static final String RATIOS_TITLE = "Each round's own ratio (channel / NIO), median (range) of %d:";
+    static final String RATIOS_HEADER = "| bytes | ratio, Nagle | ratio, TCP_NODELAY | ratio, RTT p50 |\n"
+            + "|---:|---:|---:|---:|";
     static final String BEST_TITLE = "Best round of %d (highest MB/s, lowest round-trip p50):";
     static final String ROUNDS_TITLE = "Every round, in order (channel / NIO: Nagle MB/s; TCP_NODELAY MB/s; round-trip p50 µs):";
 
@@ -141,6 +154,20 @@ public final class TcpFallbackVsNioBench {
             double nr = times.applyAsDouble(nioRtt);
             return String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f |",
                     size, c, n, c / n, cd, nd, cd / nd, cr, nr, cr / nr);
+        }
+
+        /** A row of each round's own ratios, channel over NIO: median (min-max) per column. */
+        String ratios() {
+            return String.format(Locale.ROOT, "| %d | %s | %s | %s |", size, spread(channel, nio),
+                    spread(channelNoDelay, nioNoDelay), spread(channelRtt, nioRtt));
+        }
+
+        private static String spread(double[] channelSide, double[] nioSide) {
+            double[] ratios = new double[channelSide.length];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = channelSide[i] / nioSide[i];
+            }
+            return String.format(Locale.ROOT, "%.3f (%.3f-%.3f)", median(ratios), min(ratios), max(ratios));
         }
 
         String rounds() {

@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 
 /** {@code verbs4j tcp-vs-nio}'s command line; the run itself is {@link TcpFallbackVsNioBench}. */
 @Command(name = "tcp-vs-nio", description = {"the TCP fallback channel's throughput next to a plain NIO socket loop "
-        + "(loopback)", "Prints Markdown tables: the median of the rounds, the best round, and every round."})
+        + "(loopback)", "Prints Markdown tables: the median of the rounds, the median and range of each round's own ratios, "
+        + "the best round, and every round."})
 public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Options> {
     @Option(names = {"-s", "--sizes"}, paramLabel = "LIST",
             description = "message sizes, comma- or space-separated (default 64,4096,65536)")

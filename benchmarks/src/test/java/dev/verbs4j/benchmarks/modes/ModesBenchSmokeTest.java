@@ -46,26 +46,32 @@ class ModesBenchSmokeTest {
     }
 
     @Test
-    void tcpVsNioPrintsMediansBestRoundsAndEveryRound() throws Exception {
+    void tcpVsNioPrintsMediansEachRoundsRatiosBestRoundsAndEveryRound() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TcpFallbackVsNioBench.run(ModesCommandLineTest.tcpVsNio("-s", "64,4096", "-n", "200", "--rounds", "2",
                 "--rtt-iters", "50", "--warmup", "100"),
                 new PrintStream(bytes, true));
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         String all = String.join("\n", lines);
-        assertEquals(15, lines.size(), all);
+        assertEquals(22, lines.size(), all);
         String cells = " \\| (" + NUMBER + " \\| ){8}" + NUMBER + " \\|";
         assertEquals(TcpFallbackVsNioBench.HEADER, lines.get(0) + "\n" + lines.get(1), all);
         assertTrue(lines.get(2).matches("\\| 64" + cells), lines.get(2));
         assertTrue(lines.get(3).matches("\\| 4096" + cells), lines.get(3));
-        assertEquals(TcpFallbackVsNioBench.BEST_TITLE.formatted(2), lines.get(5), all);
-        assertEquals(TcpFallbackVsNioBench.HEADER, lines.get(7) + "\n" + lines.get(8), all);
-        assertTrue(lines.get(9).matches("\\| 64" + cells), lines.get(9));
-        assertTrue(lines.get(10).matches("\\| 4096" + cells), lines.get(10));
-        assertEquals(TcpFallbackVsNioBench.ROUNDS_TITLE, lines.get(12), all);
+        assertEquals(TcpFallbackVsNioBench.RATIOS_TITLE.formatted(2), lines.get(5), all);
+        assertEquals(TcpFallbackVsNioBench.RATIOS_HEADER, lines.get(7) + "\n" + lines.get(8), all);
+        String spread = NUMBER + " \\(" + NUMBER + "-" + NUMBER + "\\)";
+        String ratios = " \\| (" + spread + " \\| ){2}" + spread + " \\|";
+        assertTrue(lines.get(9).matches("\\| 64" + ratios), lines.get(9));
+        assertTrue(lines.get(10).matches("\\| 4096" + ratios), lines.get(10));
+        assertEquals(TcpFallbackVsNioBench.BEST_TITLE.formatted(2), lines.get(12), all);
+        assertEquals(TcpFallbackVsNioBench.HEADER, lines.get(14) + "\n" + lines.get(15), all);
+        assertTrue(lines.get(16).matches("\\| 64" + cells), lines.get(16));
+        assertTrue(lines.get(17).matches("\\| 4096" + cells), lines.get(17));
+        assertEquals(TcpFallbackVsNioBench.ROUNDS_TITLE, lines.get(19), all);
         String round = NUMBER + " / " + NUMBER + "; " + NUMBER + " / " + NUMBER + "; " + NUMBER + " / " + NUMBER;
-        assertTrue(lines.get(13).matches("- 64 B: " + round + " \\| " + round), lines.get(13));
-        assertTrue(lines.get(14).matches("- 4096 B: " + round + " \\| " + round), lines.get(14));
+        assertTrue(lines.get(20).matches("- 64 B: " + round + " \\| " + round), lines.get(20));
+        assertTrue(lines.get(21).matches("- 4096 B: " + round + " \\| " + round), lines.get(21));
     }
 
     /** The client, retried while the server thread is not listening yet. */

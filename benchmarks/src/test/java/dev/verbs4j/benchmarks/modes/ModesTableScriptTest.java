@@ -97,9 +97,11 @@ class ModesTableScriptTest {
                 lines.get(header + 5));
     }
 
-    /** One {@code tcp-vs-nio} output as it prints it: median row, best-round row, rounds. */
+    /** One {@code tcp-vs-nio} output as it prints it: median row, row of each round's ratios, best-round row, rounds. */
     private void tcpVsNio(String file, int size, String median, String best) throws IOException {
         Files.writeString(raw.resolve(file), TcpFallbackVsNioBench.HEADER + "\n| " + size + " | " + median + " |\n\n"
+                + TcpFallbackVsNioBench.RATIOS_TITLE.formatted(5) + "\n\n" + TcpFallbackVsNioBench.RATIOS_HEADER
+                + "\n| " + size + " | r" + median + " |\n\n"
                 + TcpFallbackVsNioBench.BEST_TITLE.formatted(5) + "\n\n" + TcpFallbackVsNioBench.HEADER + "\n| " + size
                 + " | " + best + " |\n\n" + TcpFallbackVsNioBench.ROUNDS_TITLE + "\n- " + size + " B: rounds\n");
     }
@@ -112,15 +114,21 @@ class ModesTableScriptTest {
         Files.writeString(raw.resolve("tcp-vs-nio-onecpu-65536.txt"), "Error: the JVM crashed\n");
         List<String> lines = table().lines().filter(l -> !l.isEmpty() && !l.startsWith("|---")
                 && !l.startsWith("| bytes |")).toList();
+        assertEquals(2, table().lines().filter(TcpFallbackVsNioBench.RATIOS_HEADER.lines().findFirst().orElseThrow()::equals).count(),
+                "the ratios' header once per table");
         assertEquals(List.of(
                 "TCP channel vs plain NIO, free on every CPU:",
                 "| 4096 | m4k |", "| 65536 | m64k |",
+                TcpFallbackVsNioBench.RATIOS_TITLE.formatted(5),
+                "| 4096 | rm4k |", "| 65536 | rm64k |",
                 TcpFallbackVsNioBench.BEST_TITLE.formatted(5),
                 "| 4096 | b4k |", "| 65536 | b64k |",
                 TcpFallbackVsNioBench.ROUNDS_TITLE,
                 "- 4096 B: rounds", "- 65536 B: rounds",
                 "TCP channel vs plain NIO, the JVM on one CPU:",
                 "| 4096 | m4k1 |", "| failed: see " + raw.resolve("tcp-vs-nio-onecpu-65536.txt") + " |",
+                TcpFallbackVsNioBench.RATIOS_TITLE.formatted(5),
+                "| 4096 | rm4k1 |",
                 TcpFallbackVsNioBench.BEST_TITLE.formatted(5),
                 "| 4096 | b4k1 |",
                 TcpFallbackVsNioBench.ROUNDS_TITLE,
