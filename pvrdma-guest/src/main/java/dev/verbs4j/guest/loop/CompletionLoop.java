@@ -115,6 +115,7 @@ public final class CompletionLoop implements AutoCloseable {
     private final long spinNanos;
     private final Thread thread;
     private final Epoll epoll = new Epoll(64);
+    private final EpollMembership members = new EpollMembership(epoll);
     private final EventFd wakeFd = new EventFd();
     private final AtomicLong nextWakeup = new AtomicLong(AWAKE);
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -435,7 +436,7 @@ public final class CompletionLoop implements AutoCloseable {
             }
             handlers[fd] = handler;
             try {
-                epoll.add(fd, events);
+                members.add(fd, events);
             } catch (RuntimeException e) {
                 handlers[fd] = null;
                 throw e;
@@ -447,15 +448,18 @@ public final class CompletionLoop implements AutoCloseable {
     }
 
     /**
-     * Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up).
+     * Changes what {@code fd} is watched for; any thread (epoll_ctl needs no wake-up). No events
+     * takes the fd out of the epoll set until some are asked again ({@link EpollMembership}): the
+     * loop then hears nothing of it, not even an error or a hang-up, which whoever reads or
+     * writes it meets itself.
      *
      * <p>For the transports behind the channels; applications do not need it.
      *
      * @param fd     a watched fd
-     * @param events the epoll bits to wait for from now on
+     * @param events the epoll bits to wait for from now on; 0 for none
      */
     public void changeEvents(int fd, int events) {
-        epoll.modify(fd, events);
+        members.change(fd, events);
     }
 
     /**
@@ -473,7 +477,7 @@ public final class CompletionLoop implements AutoCloseable {
                 }
                 handlers[fd] = null;
                 try {
-                    epoll.remove(fd);
+                    members.remove(fd);
                 } catch (RuntimeException e) {
                     LOG.debug("removing fd {} from the epoll set: {}", fd, e.getMessage());
                 }

@@ -434,7 +434,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         super.awaitMessage(waiter, timeoutNanos); // a BUSY loop spins anyway; or another thread reads
     }
 
-    /** Under {@link #reading}: takes the socket out of the loop's IN set; false if the channel is going. */
+    /**
+     * Under {@link #reading}: the loop stops watching the socket's input, and with no write
+     * waiting the socket leaves the loop's epoll set, which would otherwise cost each wake-up of
+     * this reading thread the set's callback. False if the channel is going.
+     */
     private boolean takeInputFromLoop() {
         synchronized (interestLock) {
             if (released || endCause() != null) {
