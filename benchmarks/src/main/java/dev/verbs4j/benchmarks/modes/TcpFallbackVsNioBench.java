@@ -23,10 +23,10 @@ import java.util.function.ToDoubleFunction;
  * after the other, so a drift of the machine's speed over the run (another guest's load, the
  * emulator's translation cache) cancels out of a round's ratio where it stays in a median of
  * each side's figures. Then the best round of each column (highest MB/s, lowest round-trip
- * p50), and every round's figures. Free on several CPUs, where the scheduler puts each pass's threads decides much of a
- * pass's speed: in the soft-RoCE rig a round trip's p50 is either about 150 or about 320 µs from
- * pass to pass, for plain NIO and the channel alike, so a median of a few passes compares the
- * placements each side drew as much as the code. The best round compares each side where the
+ * p50), and every round's figures. Free on several CPUs, where the scheduler puts each pass's
+ * threads decides much of a pass's speed: in the soft-RoCE rig a round trip's p50 is either
+ * about 150 or about 320 µs from pass to pass, for plain NIO and the channel alike, so a median
+ * of a few passes compares the placements each side drew as much as the code. The best round compares each side where the
  * scheduler was least in the way; the rounds show the spread.
  */
 public final class TcpFallbackVsNioBench {
