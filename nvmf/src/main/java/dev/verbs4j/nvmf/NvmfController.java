@@ -682,14 +682,19 @@ public final class NvmfController implements AutoCloseable {
         NvmfQueue nq = q.queue();
         nq.lock().lock();
         try {
-            NvmfException f = nq.failure();
-            if (f != null && nq.inFlight() > 0) {
-                nq.fail(f);
-            }
-            return nq.poll();
+            return pollHeld(nq);
         } finally {
             nq.lock().unlock();
         }
+    }
+
+    /** Polls a queue whose lock the caller holds; a broken queue fails what it has in flight. */
+    private static int pollHeld(NvmfQueue nq) {
+        NvmfException f = nq.failure();
+        if (f != null && nq.inFlight() > 0) {
+            nq.fail(f);
+        }
+        return nq.poll();
     }
 
     boolean hasProgressThread() {
@@ -748,10 +753,10 @@ public final class NvmfController implements AutoCloseable {
             nq.lock().lock();
             try {
                 nq.armEvent();
+                n += pollHeld(nq); // same lock: a completion that came before the arming raises no event
             } finally {
                 nq.lock().unlock();
             }
-            n += pollQueue(q);
         }
         return n;
     }

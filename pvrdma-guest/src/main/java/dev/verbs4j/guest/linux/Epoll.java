@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.concurrent.locks.ReentrantLock;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
@@ -34,6 +35,12 @@ public final class Epoll implements AutoCloseable {
     private final int capacity;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment ready;
+    /**
+     * The event struct epoll_ctl reads, under {@link #controlLock}. Owned by the GC, not freed by
+     * close(): a change that races with close fails in the kernel (EBADF), as it did before.
+     */
+    private final MemorySegment controlEvent = Arena.ofAuto().allocate(16, 8);
+    private final ReentrantLock controlLock = new ReentrantLock();
     private int readyCount;
     /** Where {@link #await} captures errno: it has one caller at a time. */
     private final MemorySegment waitCallState = Libc.newCallState();
@@ -54,27 +61,38 @@ public final class Epoll implements AutoCloseable {
     }
 
     public void add(int fd, int events) {
-        control(CTL_ADD, fd, events, "cannot add fd " + fd + " to the epoll set");
+        if (control(CTL_ADD, fd, events) < 0) {
+            throw LinuxCallException.last("cannot add fd " + fd + " to the epoll set", "epoll_ctl");
+        }
     }
 
     public void modify(int fd, int events) {
-        control(CTL_MOD, fd, events, "cannot change the events of fd " + fd);
+        if (control(CTL_MOD, fd, events) < 0) {
+            throw LinuxCallException.last("cannot change the events of fd " + fd, "epoll_ctl");
+        }
     }
 
     public void remove(int fd) {
-        control(CTL_DEL, fd, 0, "cannot remove fd " + fd + " from the epoll set");
+        if (control(CTL_DEL, fd, 0) < 0) {
+            throw LinuxCallException.last("cannot remove fd " + fd + " from the epoll set", "epoll_ctl");
+        }
     }
 
-    private void control(int op, int fd, int events, String what) {
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment event = call.allocate(16, 8);
-            event.set(JAVA_INT_UNALIGNED, 0, events);
-            event.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, fd);
-            if ((int) CTL.invokeExact(Libc.errno(), epfd, op, fd, event) < 0) {
-                throw LinuxCallException.last(what, "epoll_ctl");
-            }
+    /**
+     * One epoll_ctl with the set's one event struct: a socket read by a thread of its own leaves
+     * the set and comes back (up to a hundred times a second), so a call allocates nothing. The
+     * lock is held only across the call; the kernel serialises the set's changes anyway.
+     */
+    private int control(int op, int fd, int events) {
+        controlLock.lock();
+        try {
+            controlEvent.set(JAVA_INT_UNALIGNED, 0, events);
+            controlEvent.set(JAVA_LONG_UNALIGNED, DATA_OFFSET, fd);
+            return (int) CTL.invokeExact(Libc.errno(), epfd, op, fd, controlEvent);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
+        } finally {
+            controlLock.unlock();
         }
     }
 
