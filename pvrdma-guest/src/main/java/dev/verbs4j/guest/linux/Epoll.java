@@ -30,6 +30,9 @@ public final class Epoll implements AutoCloseable {
     /** The ready list's address as a long, as the socket calls take theirs ({@link NativeSocket}). */
     private static final MethodHandle WAIT = Libc.function("epoll_wait",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
+    /** epoll_wait with a timespec (Linux 5.11, glibc 2.35): waits shorter than a millisecond. */
+    private static final MethodHandle WAIT_NANOS = Libc.function("epoll_pwait2",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
 
     private final int epfd;
     private final int capacity;
@@ -44,6 +47,8 @@ public final class Epoll implements AutoCloseable {
     private int readyCount;
     /** Where {@link #await} captures errno: it has one caller at a time. */
     private final MemorySegment waitCallState = Libc.newCallState();
+    /** The struct timespec of {@link #awaitNanos}; its caller's alone, as the ready list is. */
+    private final MemorySegment waitTimeout = Arena.ofAuto().allocate(16, 8);
 
     /** A set whose waits report up to {@code capacity} ready fds at a time. */
     public Epoll(int capacity) {
@@ -107,12 +112,34 @@ public final class Epoll implements AutoCloseable {
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
+        return readyOrFailed(n, "epoll_wait");
+    }
+
+    /** As {@link #await}, the time-out in nanoseconds (negative: no limit). */
+    public int awaitNanos(long timeoutNanos) {
+        long timeout = 0;
+        if (timeoutNanos >= 0) {
+            waitTimeout.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
+            waitTimeout.set(JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
+            timeout = waitTimeout.address();
+        }
+        int n;
+        try {
+            n = (int) WAIT_NANOS.invokeExact(waitCallState, epfd, ready.address(), capacity, timeout, 0L);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+        return readyOrFailed(n, "epoll_pwait2");
+    }
+
+    /** A wait's result: how many fds are ready, 0 for a signal; errors other than EINTR throw. */
+    private int readyOrFailed(int n, String call) {
         if (n < 0) {
             int errno = Libc.errno(waitCallState);
             if (errno == LinuxCallException.EINTR) {
                 n = 0;
             } else {
-                throw new LinuxCallException("waiting on the epoll set failed", "epoll_wait", errno);
+                throw new LinuxCallException("waiting on the epoll set failed", call, errno);
             }
         }
         readyCount = n;

@@ -348,6 +348,21 @@ public final class CompletionLoop implements AutoCloseable {
     }
 
     /**
+     * Runs {@code timer}'s task after {@code delayNanos}, in the loop's passes; moves it if it is
+     * queued already. Allocates nothing: for a timer that ticks as often as messages come.
+     *
+     * @param timer      the timer, made once
+     * @param delayNanos how long to wait first
+     * @throws IllegalStateException outside the loop's passes ({@link #inLoop()})
+     */
+    public void scheduleInLoop(LoopTimer timer, long delayNanos) {
+        if (!inLoop()) {
+            throw new IllegalStateException("a loop timer is scheduled from the loop's own passes");
+        }
+        timers.add(timer, System.nanoTime() + delayNanos);
+    }
+
+    /**
      * A source posted a request from outside the loop: a loop asleep for longer than
      * {@link #OWN_COMPLETIONS_MAX_DELAY_MILLIS}, perhaps armed for solicited completions only,
      * wakes to bound its sleep, so the request's completion is taken in time. Costs a volatile
@@ -743,21 +758,23 @@ public final class CompletionLoop implements AutoCloseable {
         if (armedAny && pollQueues() > 0) {
             return epoll.await(0);
         }
-        int timeout = timers.millisToNext(now);
-        if (maxSleepMillis != BLOCK_UNTIL_DUE && (timeout < 0 || timeout > maxSleepMillis)) {
-            timeout = maxSleepMillis;
+        long timeout = timers.nanosToNext(now); // nanoseconds: a timer may be due in microseconds
+        long cap = maxSleepMillis * 1_000_000L;
+        if (maxSleepMillis != BLOCK_UNTIL_DUE && (timeout < 0 || timeout > cap)) {
+            timeout = cap;
         }
-        nextWakeup.set(timeout < 0 ? NO_DEADLINE : now + timeout * 1_000_000L);
+        nextWakeup.set(timeout < 0 ? NO_DEADLINE : now + timeout);
         if (!tasks.isEmpty() || stopping) {
             nextWakeup.set(AWAKE);
             return epoll.await(0);
         }
         // after the deadline is published: a request posted from now on sees it (requestPosted)
-        if ((timeout < 0 || timeout > OWN_COMPLETIONS_MAX_DELAY_MILLIS) && ownRequestsUnwatched()) {
-            timeout = OWN_COMPLETIONS_MAX_DELAY_MILLIS;
-            nextWakeup.set(now + timeout * 1_000_000L);
+        long ownCap = OWN_COMPLETIONS_MAX_DELAY_MILLIS * 1_000_000L;
+        if ((timeout < 0 || timeout > ownCap) && ownRequestsUnwatched()) {
+            timeout = ownCap;
+            nextWakeup.set(now + timeout);
         }
-        int ready = epoll.await(timeout);
+        int ready = epoll.awaitNanos(timeout);
         nextWakeup.set(AWAKE);
         wakeups++;
         // the set was just looked at: the pass that handles this wake-up's work need not look again

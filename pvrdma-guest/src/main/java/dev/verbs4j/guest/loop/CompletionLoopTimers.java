@@ -1,31 +1,39 @@
 package dev.verbs4j.guest.loop;
 
+import java.util.Comparator;
 import java.util.PriorityQueue;
 import org.slf4j.LoggerFactory;
 
 /** The loop's deadline heap: what is due runs on the loop thread; the nearest deadline bounds its wait. */
 final class CompletionLoopTimers {
-    private record Timer(long deadline, long order, Runnable task) implements Comparable<Timer> {
-        @Override
-        public int compareTo(Timer o) {
-            int c = Long.compare(deadline, o.deadline);
-            return c != 0 ? c : Long.compare(order, o.order);
-        }
-    }
+    private static final Comparator<LoopTimer> DUE_FIRST =
+            Comparator.<LoopTimer>comparingLong(t -> t.deadline).thenComparingLong(t -> t.order);
 
-    private final PriorityQueue<Timer> heap = new PriorityQueue<>();
+    private final PriorityQueue<LoopTimer> heap = new PriorityQueue<>(DUE_FIRST);
     private long added;
 
     void add(long deadlineNanos, Runnable task) {
-        heap.add(new Timer(deadlineNanos, added++, task));
+        add(new LoopTimer(task), deadlineNanos);
+    }
+
+    /** Queues {@code timer} for {@code deadlineNanos}; one already queued is moved there. */
+    void add(LoopTimer timer, long deadlineNanos) {
+        if (timer.queued) {
+            heap.remove(timer);
+        }
+        timer.deadline = deadlineNanos;
+        timer.order = added++;
+        timer.queued = true;
+        heap.add(timer);
     }
 
     /** Runs what is due at {@code now}; returns how many ran. */
     int runDue(long now) {
         int n = 0;
-        Timer t;
+        LoopTimer t;
         while ((t = heap.peek()) != null && t.deadline - now <= 0) {
             heap.poll();
+            t.queued = false;
             n++;
             try {
                 t.task.run();
@@ -36,13 +44,9 @@ final class CompletionLoopTimers {
         return n;
     }
 
-    /** Milliseconds to the nearest deadline, rounded up (epoll's unit); -1 when there is none. */
-    int millisToNext(long now) {
-        Timer t = heap.peek();
-        if (t == null) {
-            return -1;
-        }
-        long nanos = Math.max(0, t.deadline - now);
-        return (int) Math.min(Integer.MAX_VALUE, (nanos + 999_999) / 1_000_000);
+    /** Nanoseconds to the nearest deadline (0 if it is due); -1 when there is none. */
+    long nanosToNext(long now) {
+        LoopTimer t = heap.peek();
+        return t == null ? -1 : Math.max(0, t.deadline - now);
     }
 }

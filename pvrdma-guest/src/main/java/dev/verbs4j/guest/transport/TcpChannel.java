@@ -13,6 +13,7 @@ import dev.verbs4j.guest.linux.Iovecs;
 import dev.verbs4j.guest.linux.NativeSocket;
 import dev.verbs4j.guest.loop.CompletionLoop;
 import dev.verbs4j.guest.loop.CompletionLoopFd;
+import dev.verbs4j.guest.loop.LoopTimer;
 import dev.verbs4j.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The socket is level-triggered in the epoll set: a read pass is bounded (other fds get their
  * turn) and what it leaves is reported again, and OUT is asked for only while bytes are queued.
+ * In EVENT mode a one-way stream of small frames leaves the set while it lasts, and the loop
+ * reads it on a timer instead ({@link ReceiveStream}): the sender's kernel then wakes nobody.
  *
  * <p>A thread that waits in {@link #receive(dev.verbs4j.guest.ReceiveBuffer, java.time.Duration)}
  * (EVENT and ADAPTIVE) reads the socket itself, waiting in the read as a blocking socket's
@@ -86,6 +89,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private final TcpOutbound outbound = new TcpOutbound();
     /** Whether the senders' small frames form a stream, for the loop to write in batches; under the write lock. */
     private final SendStreak streak = new SendStreak();
+    /** Frames this end has sent or queued; written under the write lock. */
+    private volatile long framesSent;
+    /** Whether what the loop reads is a one-way stream, to poll; in the loop's passes only. */
+    private final ReceiveStream receiveStream = new ReceiveStream();
+    private final LoopTimer pollTimer = new LoopTimer(this::pollStream);
     private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
     // native memory owned by the GC, so nothing can touch freed memory after a close
     private final MemorySegment header = Arena.ofAuto().allocate(TcpFrame.MAX_HEADER, 8);
@@ -99,6 +107,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private final ReentrantLock reading = new ReentrantLock();
     /** Whether the loop watches the socket for input; under {@link #interestLock}, as are the next two. */
     private boolean inputWatched = true;
+    /** The loop polls the socket's input on a timer ({@link ReceiveStream}) instead of watching it. */
+    private boolean polling;
     private boolean rewatchScheduled;
     private final Runnable rewatchAfterLinger = this::rewatchAfterLinger;
     private volatile long lastDirectRead;
@@ -138,6 +148,11 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /** TCP segments the socket has sent so far: how the channel packed its frames. */
     long segmentsSent() {
         return socket.segmentsSent();
+    }
+
+    /** The socket's fd: where it is watched, for tests that ask the kernel. */
+    int socketFd() {
+        return socket.fd();
     }
 
     @Override
@@ -241,6 +256,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     private int enqueue(int headerLength, MemorySegment payload, Runnable written, boolean mayLend) {
         long length = payload.byteSize();
         long payloadAddress = length == 0 ? 0 : nativeAddress(payload);
+        framesSent++; // under the write lock: one writer
         // the loop's own sends go straight out: it cannot wait for a free slot in the send queue
         boolean counted = !loop.inLoop();
         boolean batched = counted && streak.batches(headerLength + length, inbound.reads(), System.nanoTime());
@@ -361,7 +377,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
 
     /** Under {@link #interestLock}: what the loop watches the socket for now. */
     private int watchedEvents() {
-        return (inputWatched ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
+        return (inputWatched && !polling ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
     }
 
     /**
@@ -408,10 +424,78 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             flush(passWritten);
         }
         if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0 && reading.tryLock()) {
+            boolean streamable;
             try { // not taken: a receiving thread reads, and meets what the loop was told of
-                readAvailable();
+                streamable = readAvailableSmallFrames();
             } finally {
                 reading.unlock();
+            }
+            if (streamable && loop.mode() == CompletionMode.EVENT && endCause() == null
+                    && receiveStream.streams(framesSent, System.nanoTime())) {
+                startPolling();
+            }
+        }
+    }
+
+    /**
+     * In a pass: the socket carries a one-way stream, so it leaves the epoll set and the loop
+     * reads it every {@link ReceiveStream#POLL_NANOS} ({@link #pollStream}) rather than being
+     * woken by each segment the sender's kernel delivers.
+     */
+    private void startPolling() {
+        synchronized (interestLock) {
+            if (!inputWatched || polling || released) {
+                return;
+            }
+            polling = true;
+            try {
+                loop.changeEvents(socket.fd(), watchedEvents());
+            } catch (RuntimeException e) { // the loop or the socket is going
+                polling = false;
+                return;
+            }
+        }
+        loop.scheduleInLoop(pollTimer, ReceiveStream.POLL_NANOS);
+    }
+
+    /**
+     * A timer in a pass: reads what the stream brought since the last look, and looks again
+     * later while it keeps coming with nothing sent from here; else the socket rejoins the epoll
+     * set (what came meanwhile is reported at once). A receiving thread that took the input
+     * ends the polling too: it reads from now on.
+     */
+    private void pollStream() {
+        synchronized (interestLock) {
+            if (!polling || released) {
+                return;
+            }
+            if (!inputWatched) {
+                polling = false;
+                receiveStream.reset();
+                return;
+            }
+        }
+        boolean streamable = false;
+        if (endCause() == null && reading.tryLock()) {
+            try {
+                streamable = readAvailableSmallFrames();
+            } finally {
+                reading.unlock();
+            }
+        }
+        if (streamable && endCause() == null && receiveStream.continues(framesSent, System.nanoTime())) {
+            loop.scheduleInLoop(pollTimer, ReceiveStream.POLL_NANOS);
+            return;
+        }
+        receiveStream.reset();
+        synchronized (interestLock) {
+            polling = false;
+            if (inputWatched && !released) {
+                try {
+                    loop.changeEvents(socket.fd(), watchedEvents());
+                } catch (RuntimeException e) {
+                    LOG.debug("watching the socket again failed: {}", e.getMessage());
+                }
             }
         }
     }
@@ -618,6 +702,18 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             watchInput(); // a listener is served by the loop: it reads from now on
         }
         handOverBufferedFrames();
+    }
+
+    /**
+     * Under {@link #reading}: {@link #readAvailable}, and whether it brought bytes of frames
+     * under {@link TcpInbound#LARGE_FRAME}. Only those are worth polling for: a large frame's
+     * wake-ups are few for its bytes, and a loop that reads in timed bursts let the socket fill and
+     * the sender wait (64 KiB messages streamed at 0.64 of plain NIO, against 0.91 woken by each).
+     */
+    private boolean readAvailableSmallFrames() {
+        long reads = inbound.reads();
+        readAvailable();
+        return inbound.reads() != reads && !inbound.framesAreLarge();
     }
 
     private void readAvailable() {

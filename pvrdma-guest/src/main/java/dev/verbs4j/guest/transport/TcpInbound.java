@@ -164,6 +164,11 @@ final class TcpInbound {
         return n;
     }
 
+    /** Whether the last frame was {@link #LARGE_FRAME} or more (reads go frame by frame). */
+    boolean framesAreLarge() {
+        return framesAreLarge;
+    }
+
     /** Reads of the socket so far that brought bytes. */
     long reads() {
         return reads;

@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.linux.Epoll;
 import dev.verbs4j.guest.linux.EventFd;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,28 +17,6 @@ import org.junit.jupiter.api.Test;
  * pending reported; unwatching and watching again around that keep the set consistent.
  */
 class CompletionLoopEpollSetTest {
-
-    /** How many of this process's epoll sets hold {@code fd}, from the kernel's own listing. */
-    private static int epollSetsHolding(int fd) throws IOException {
-        Pattern entry = Pattern.compile("^tfd:\\s+" + fd + "\\s.*", Pattern.MULTILINE);
-        int sets = 0;
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            for (Path link : fds.toList()) {
-                try {
-                    if (!Files.readSymbolicLink(link).toString().equals("anon_inode:[eventpoll]")) {
-                        continue;
-                    }
-                    String info = Files.readString(Path.of("/proc/self/fdinfo", link.getFileName().toString()));
-                    if (entry.matcher(info).find()) {
-                        sets++;
-                    }
-                } catch (IOException gone) {
-                    // an fd closed while listing (the listing's own, or another thread's)
-                }
-            }
-        }
-        return sets;
-    }
 
     @Test
     void noEventsTakesTheFdOutOfTheSetAndEventsAskedAgainReportWhatIsPending() throws Exception {
@@ -54,30 +27,30 @@ class CompletionLoopEpollSetTest {
                 fd.drain();
                 ready.release();
             });
-            assertEquals(1, epollSetsHolding(fd.fd()), "watched: in the loop's set");
+            assertEquals(1, EpollSets.holding(fd.fd()), "watched: in the loop's set");
 
             loop.changeEvents(fd.fd(), 0);
             loop.changeEvents(fd.fd(), 0); // twice: still out, no error
-            assertEquals(0, epollSetsHolding(fd.fd()), "no events: in no epoll set");
+            assertEquals(0, EpollSets.holding(fd.fd()), "no events: in no epoll set");
 
             fd.signal(); // pending while out of the set
             loop.changeEvents(fd.fd(), Epoll.IN);
-            assertEquals(1, epollSetsHolding(fd.fd()));
+            assertEquals(1, EpollSets.holding(fd.fd()));
             assertTrue(ready.tryAcquire(30, TimeUnit.SECONDS), "back in the set, the pending signal is heard");
 
             loop.changeEvents(fd.fd(), 0);
             loop.unwatch(fd.fd()); // while out of the set
-            assertEquals(0, epollSetsHolding(fd.fd()));
+            assertEquals(0, EpollSets.holding(fd.fd()));
             loop.watch(fd.fd(), Epoll.IN, events -> {
                 fd.drain();
                 ready.release();
             });
             loop.changeEvents(fd.fd(), Epoll.IN | Epoll.OUT); // in the set again: a change, not a second add
-            assertEquals(1, epollSetsHolding(fd.fd()));
+            assertEquals(1, EpollSets.holding(fd.fd()));
             fd.signal();
             assertTrue(ready.tryAcquire(30, TimeUnit.SECONDS), "watched again, a signal is heard");
             loop.unwatch(fd.fd());
-            assertEquals(0, epollSetsHolding(fd.fd()));
+            assertEquals(0, EpollSets.holding(fd.fd()));
         } finally {
             loop.close();
         }
@@ -92,10 +65,10 @@ class CompletionLoopEpollSetTest {
             for (CompletionLoop loop : List.of(first, second)) {
                 loop.watch(fd.fd(), Epoll.IN, events -> fd.drain());
             }
-            assertEquals(2, epollSetsHolding(fd.fd()));
+            assertEquals(2, EpollSets.holding(fd.fd()));
             first.unwatch(fd.fd());
             second.unwatch(fd.fd());
-            assertEquals(0, epollSetsHolding(fd.fd()));
+            assertEquals(0, EpollSets.holding(fd.fd()));
         } finally {
             first.close();
             second.close();
