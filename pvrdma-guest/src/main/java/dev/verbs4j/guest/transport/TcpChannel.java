@@ -430,7 +430,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             } finally {
                 reading.unlock();
             }
-            if (streamable && loop.mode() == CompletionMode.EVENT && endCause() == null
+            if (streamable && ReceiveStream.SEVERAL_CPUS && loop.mode() == CompletionMode.EVENT && endCause() == null
                     && receiveStream.streams(framesSent, System.nanoTime())) {
                 startPolling();
             }
