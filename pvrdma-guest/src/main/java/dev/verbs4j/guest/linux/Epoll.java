@@ -30,9 +30,14 @@ public final class Epoll implements AutoCloseable {
     /** The ready list's address as a long, as the socket calls take theirs ({@link NativeSocket}). */
     private static final MethodHandle WAIT = Libc.function("epoll_wait",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
-    /** epoll_wait with a timespec (Linux 5.11, glibc 2.35): waits shorter than a millisecond. */
-    private static final MethodHandle WAIT_NANOS = Libc.function("epoll_pwait2",
+    /**
+     * epoll_wait with a timespec (Linux 5.11, glibc 2.35): waits shorter than a millisecond. Null
+     * with an older glibc; {@link #nanoWaits} false once an older kernel said ENOSYS. Without it,
+     * a wait is rounded up to whole milliseconds.
+     */
+    private static final MethodHandle WAIT_NANOS = Libc.functionIfPresent("epoll_pwait2",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static volatile boolean nanoWaits = WAIT_NANOS != null;
 
     private final int epfd;
     private final int capacity;
@@ -115,8 +120,15 @@ public final class Epoll implements AutoCloseable {
         return readyOrFailed(n, "epoll_wait");
     }
 
-    /** As {@link #await}, the time-out in nanoseconds (negative: no limit). */
+    /**
+     * As {@link #await}, the time-out in nanoseconds (negative: no limit); rounded up to whole
+     * milliseconds where the system has no epoll_pwait2.
+     */
     public int awaitNanos(long timeoutNanos) {
+        if (!nanoWaits) {
+            long millis = timeoutNanos < 0 ? -1 : (timeoutNanos + 999_999) / 1_000_000;
+            return await((int) Math.min(Integer.MAX_VALUE, millis));
+        }
         long timeout = 0;
         if (timeoutNanos >= 0) {
             waitTimeout.set(JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
@@ -128,6 +140,10 @@ public final class Epoll implements AutoCloseable {
             n = (int) WAIT_NANOS.invokeExact(waitCallState, epfd, ready.address(), capacity, timeout, 0L);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
+        }
+        if (n < 0 && Libc.errno(waitCallState) == LinuxCallException.ENOSYS) {
+            nanoWaits = false; // a kernel before 5.11 under a newer glibc
+            return awaitNanos(timeoutNanos);
         }
         return readyOrFailed(n, "epoll_pwait2");
     }

@@ -33,6 +33,11 @@ final class Libc {
         return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
+    /** As {@link #function}, or null when libc lacks it (an older glibc): the caller does without. */
+    static MethodHandle functionIfPresent(String name, FunctionDescriptor descriptor) {
+        return LINKER.defaultLookup().find(name).isPresent() ? function(name, descriptor) : null;
+    }
+
     /** This thread's errno capture segment. */
     static MemorySegment errno() {
         return CAPTURE.get();

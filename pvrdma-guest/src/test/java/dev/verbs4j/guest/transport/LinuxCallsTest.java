@@ -70,6 +70,19 @@ class LinuxCallsTest {
     }
 
     @Test
+    void epollWaitsInNanosecondsToo() throws Exception {
+        try (Epoll epoll = new Epoll(4); EventFd e = new EventFd()) {
+            epoll.add(e.fd(), Epoll.IN);
+            assertEquals(0, epoll.awaitNanos(0), "nothing ready yet");
+            assertEquals(0, epoll.awaitNanos(50_000), "a 50 us wait with nothing ready times out");
+            assertEquals(0, epoll.awaitNanos(1_000_050_000L), "seconds and nanoseconds both count");
+            Thread.ofPlatform().start(e::signal).join();
+            assertEquals(1, epoll.awaitNanos(-1), "no limit: waits for the signal");
+            assertEquals(e.fd(), epoll.readyFd(0));
+        }
+    }
+
+    @Test
     void aRefusedConnectSaysTheErrnoByName() throws Exception {
         int port;
         try (NativeSocket s = NativeSocket.listen("127.0.0.1", 0, 1)) {
