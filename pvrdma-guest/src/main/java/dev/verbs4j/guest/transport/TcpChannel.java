@@ -94,6 +94,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /** Whether what the loop reads is a one-way stream, to poll; in the loop's passes only. */
     private final ReceiveStream receiveStream = new ReceiveStream();
     private final LoopTimer pollTimer = new LoopTimer(this::pollStream);
+    /** Whether a one-way stream is polled at all: an EVENT loop in a process on more than one CPU. */
+    private final boolean pollsStreams;
     private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
     // native memory owned by the GC, so nothing can touch freed memory after a close
     private final MemorySegment header = Arena.ofAuto().allocate(TcpFrame.MAX_HEADER, 8);
@@ -125,6 +127,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         super(choice, maxMessageSize, config, loop, ownsLoop);
         this.socket = socket;
         this.inbound = new TcpInbound(maxMessageSize, this);
+        this.pollsStreams = ReceiveStream.SEVERAL_CPUS && loop.mode() == CompletionMode.EVENT;
     }
 
     /** Takes over a connected socket (after the bootstrap exchange) and starts serving it. */
@@ -430,7 +433,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             } finally {
                 reading.unlock();
             }
-            if (streamable && ReceiveStream.SEVERAL_CPUS && loop.mode() == CompletionMode.EVENT && endCause() == null
+            if (streamable && pollsStreams && endCause() == null
                     && receiveStream.streams(framesSent, System.nanoTime())) {
                 startPolling();
             }
@@ -465,18 +468,15 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
      * ends the polling too: it reads from now on.
      */
     private void pollStream() {
+        boolean watched;
         synchronized (interestLock) {
             if (!polling || released) {
                 return;
             }
-            if (!inputWatched) {
-                polling = false;
-                receiveStream.reset();
-                return;
-            }
+            watched = inputWatched;
         }
         boolean streamable = false;
-        if (endCause() == null && reading.tryLock()) {
+        if (watched && endCause() == null && reading.tryLock()) {
             try {
                 streamable = readAvailableSmallFrames();
             } finally {
@@ -491,11 +491,7 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
         synchronized (interestLock) {
             polling = false;
             if (inputWatched && !released) {
-                try {
-                    loop.changeEvents(socket.fd(), watchedEvents());
-                } catch (RuntimeException e) {
-                    LOG.debug("watching the socket again failed: {}", e.getMessage());
-                }
+                applyWatchedEvents();
             }
         }
     }
@@ -688,6 +684,14 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             return;
         }
         inputWatched = true;
+        applyWatchedEvents();
+    }
+
+    /**
+     * Under {@link #interestLock}: sets the socket's epoll entry to what {@link #watchedEvents}
+     * says; a failure means the channel is going.
+     */
+    private void applyWatchedEvents() {
         try {
             loop.changeEvents(socket.fd(), watchedEvents());
         } catch (RuntimeException e) {

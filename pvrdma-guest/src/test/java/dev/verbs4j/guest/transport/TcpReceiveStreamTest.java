@@ -18,6 +18,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -63,7 +64,7 @@ class TcpReceiveStreamTest {
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (EpollSets.holding(fd) != 1 && System.nanoTime() < deadline) {
-                Thread.onSpinWait(); // a poll that finds nothing puts it back
+                LockSupport.parkNanos(100_000); // a poll that finds nothing puts it back
             }
             assertEquals(1, EpollSets.holding(fd), "after the stream: back in the loop's set");
         }
@@ -121,7 +122,7 @@ class TcpReceiveStreamTest {
             throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (arrived.get() < count && !inOrder.isDone() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+            LockSupport.parkNanos(100_000); // not a spin: the loop and the sender need the CPUs
         }
         if (inOrder.isCompletedExceptionally()) {
             inOrder.get(); // throws what the listener found
