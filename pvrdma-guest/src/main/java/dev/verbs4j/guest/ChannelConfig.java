@@ -114,7 +114,10 @@ public final class ChannelConfig {
     }
 
     /**
-     * How long connecting and the bootstrap exchange may take.
+     * How long connecting and the bootstrap exchange may take (default 10 s). Each wait for the
+     * peer is bounded by it. A client probes its own device before it connects, so a server's wait
+     * does not include that; a peer that is a freshly started JVM on a slow machine may still need
+     * more.
      *
      * @param timeout the time limit
      * @return this configuration
@@ -253,7 +256,10 @@ public final class ChannelConfig {
     }
 
     /**
-     * How long connecting and the bootstrap exchange may take.
+     * How long connecting and the bootstrap exchange may take (default 10 s). Each wait for the
+     * peer is bounded by it. A client probes its own device before it connects, so a server's wait
+     * does not include that; a peer that is a freshly started JVM on a slow machine may still need
+     * more.
      *
      * @return the value
      */

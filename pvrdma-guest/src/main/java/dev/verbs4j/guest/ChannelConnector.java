@@ -2,6 +2,7 @@ package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.linux.NativeSocket;
 import dev.verbs4j.guest.transport.BootstrapExchange;
+import dev.verbs4j.guest.transport.Capabilities;
 import java.io.IOException;
 
 /** The client side: connects to a {@link ChannelServer} and sets the channel up. Thread-safe. */
@@ -20,6 +21,8 @@ public final class ChannelConnector {
      *                          reached or the two configurations cannot agree
      */
     public static Channel connect(String host, int port, ChannelConfig config) {
+        // probed before connecting: the server's bootstrap wait then starts with our hello ready
+        Capabilities local = BootstrapExchange.probe(config);
         NativeSocket socket;
         try {
             socket = NativeSocket.connect(host, port, config.connectTimeout());
@@ -27,6 +30,6 @@ public final class ChannelConnector {
             throw new ChannelException(ChannelError.CONNECT_FAILED, "cannot connect to " + host + ":" + port + ": "
                     + e.getMessage(), e);
         }
-        return BootstrapExchange.establish(socket, config);
+        return BootstrapExchange.establish(socket, config, local);
     }
 }

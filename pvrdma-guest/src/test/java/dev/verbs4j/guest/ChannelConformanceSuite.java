@@ -404,7 +404,8 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         pair.close();
         pair = null;
         CompletionLoop loop = CompletionLoop.start(mode());
-        try (ChannelServer listener = ChannelServer.listen(address(), 0, config(loop))) {
+        ChannelConfig listening = config(loop).connectTimeout(ChannelPeerProcess.BOOTSTRAP_WAIT);
+        try (ChannelServer listener = ChannelServer.listen(address(), 0, listening)) {
             Process peer = startPeer(listener.port(), loop);
             try {
                 Channel channel = listener.accept(Duration.ofSeconds(120));

@@ -35,7 +35,8 @@ class ChannelNetnsFallbackRdmaTest {
         }
         File log = File.createTempFile("netns-peer-", ".log");
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
-             ChannelServer server = ChannelServer.listen(hostAddress, 0, ChannelConfig.defaults().loop(loop))) {
+             ChannelServer server = ChannelServer.listen(hostAddress, 0,
+                     ChannelConfig.defaults().loop(loop).connectTimeout(ChannelPeerProcess.BOOTSTRAP_WAIT))) {
             Process peer = ChannelPeerProcess.start(List.of("ip", "netns", "exec", netns), hostAddress, server.port(),
                     TransportPreference.AUTO, CompletionMode.EVENT, 4096, "echo", log);
             try (Channel channel = server.accept(Duration.ofSeconds(120))) {

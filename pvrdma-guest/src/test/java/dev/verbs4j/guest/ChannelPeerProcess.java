@@ -13,12 +13,18 @@ import java.util.List;
  * killed; "echo" returns every message until the channel ends.
  */
 public final class ChannelPeerProcess {
+    /**
+     * How long either end of a channel with a child JVM waits in the bootstrap exchange: the
+     * child's cold start on the rig's emulated CPU can outlast the 10 s default.
+     */
+    static final Duration BOOTSTRAP_WAIT = Duration.ofSeconds(60);
+
     private ChannelPeerProcess() {}
 
     public static void main(String[] args) throws Exception {
         ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.parse(args[2]))
                 .mode(CompletionMode.parse(args[3])).maxMessageSize(Integer.parseInt(args[4]))
-                .connectTimeout(Duration.ofSeconds(60));
+                .connectTimeout(BOOTSTRAP_WAIT);
         if (args.length > 7) {
             config.device(args[6]).gidIndex(Integer.parseInt(args[7]));
         }

@@ -26,9 +26,31 @@ public final class BootstrapExchange {
 
     private BootstrapExchange() {}
 
+    /**
+     * What this side can offer, found without any socket. A client calls it before connecting, so
+     * the server's wait for the client's hello does not include the client's first touch of
+     * libibverbs (seconds in a cold JVM on an emulated CPU).
+     */
+    public static Capabilities probe(ChannelConfig config) {
+        return CapabilitiesProbe.probe(config.device(), config.gidIndex(), config.bytesToRegister(config.maxMessageSize()));
+    }
+
+    /** Runs the exchange on {@code socket}, probing this side first (the server's way: it learns of a client by its socket). */
     public static Channel establish(NativeSocket socket, ChannelConfig config) {
+        Capabilities local;
         try {
-            return run(socket, config);
+            local = probe(config);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(socket);
+            throw e;
+        }
+        return establish(socket, config, local);
+    }
+
+    /** Runs the exchange on {@code socket} with this side's capabilities already probed. */
+    public static Channel establish(NativeSocket socket, ChannelConfig config, Capabilities local) {
+        try {
+            return run(socket, config, local);
         } catch (ChannelException e) {
             closeQuietly(socket);
             throw e;
@@ -42,10 +64,8 @@ public final class BootstrapExchange {
         }
     }
 
-    private static Channel run(NativeSocket socket, ChannelConfig config) throws IOException {
+    private static Channel run(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
-        Capabilities local = CapabilitiesProbe.probe(config.device(), config.gidIndex(),
-                config.bytesToRegister(config.maxMessageSize()));
         BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), local);
         streams.send(mine::writeTo);
         BootstrapHello theirs = BootstrapHello.readFrom(streams.in);
