@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a mode-bench round trip spends its CPU, thread by thread (the rig's guest has no profiler):
+# Where a mode-bench round trip spends its CPU, thread by thread (needs no profiler in the guest):
 #   ci/rig run --selftest benchmarks/thread-cpu.sh [--mode event] [--thread app] [-s 64] [-n 12000]
 #        [--warmup 20000] [--every 2]
 # Runs one `bin/verbs4j mode-bench` server and client over RDMA (C2 alone, as modes.sh's default),
