@@ -4,10 +4,10 @@
 #        [--warmup 20000] [--every 2]
 # Runs one `bin/verbs4j mode-bench` server and client over RDMA (C2 alone, as modes.sh's default),
 # reads /proc/PID/task/*/stat of both JVMs every --every seconds, and prints, for each side, the
-# CPU ticks (1/100 s) of its busiest threads in each interval, as user/system. The client reports its round trips
-# last; the intervals just before it exits are the measured ones, the first ones are the JVM's
-# start and the warm-up (C2 compiles for a minute or more under emulation: its column shows when
-# it is done). One `cat` per side and interval is all the sampling costs.
+# CPU ticks (1/100 s) of its busiest threads in each interval, as user/system. The client reports
+# its round trips last; the intervals just before it exits are the measured ones, the first ones
+# are the JVM's start and the warm-up (C2 compiles for a minute or more under emulation: its
+# column shows when it is done). One `cat` per side and interval is all the sampling costs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=event thread=app size=64 iters=12000 warmup=20000 every=2

@@ -10,6 +10,7 @@ import dev.verbs4j.guest.linux.NativeSocket;
 import dev.verbs4j.guest.loop.CompletionLoop;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,27 +31,32 @@ public final class BootstrapExchange {
      * What this side can offer, found without any socket. A client calls it before connecting, so
      * the server's wait for the client's hello does not include the client's first touch of
      * libibverbs (seconds in a cold JVM on an emulated CPU).
+     *
+     * @throws ChannelException {@link ChannelError#CONNECT_FAILED} when the probe itself fails
      */
     public static Capabilities probe(ChannelConfig config) {
-        return CapabilitiesProbe.probe(config.device(), config.gidIndex(), config.bytesToRegister(config.maxMessageSize()));
+        try {
+            return CapabilitiesProbe.probe(config.device(), config.gidIndex(),
+                    config.bytesToRegister(config.maxMessageSize()));
+        } catch (RuntimeException e) {
+            throw failed(e);
+        }
     }
 
     /** Runs the exchange on {@code socket}, probing this side first (the server's way: it learns of a client by its socket). */
     public static Channel establish(NativeSocket socket, ChannelConfig config) {
-        Capabilities local;
-        try {
-            local = probe(config);
-        } catch (RuntimeException | Error e) {
-            closeQuietly(socket);
-            throw e;
-        }
-        return establish(socket, config, local);
+        return establish(socket, config, () -> probe(config));
     }
 
     /** Runs the exchange on {@code socket} with this side's capabilities already probed. */
     public static Channel establish(NativeSocket socket, ChannelConfig config, Capabilities local) {
+        return establish(socket, config, () -> local);
+    }
+
+    /** Closes the socket on any failure, the probe's included. */
+    private static Channel establish(NativeSocket socket, ChannelConfig config, Supplier<Capabilities> local) {
         try {
-            return run(socket, config, local);
+            return run(socket, config, local.get());
         } catch (ChannelException e) {
             closeQuietly(socket);
             throw e;
@@ -60,8 +66,12 @@ public final class BootstrapExchange {
                     + "within " + config.connectTimeout(), e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(socket);
-            throw new ChannelException(ChannelError.CONNECT_FAILED, "the bootstrap exchange failed: " + e.getMessage(), e);
+            throw failed(e);
         }
+    }
+
+    private static ChannelException failed(Exception e) {
+        return new ChannelException(ChannelError.CONNECT_FAILED, "the bootstrap exchange failed: " + e.getMessage(), e);
     }
 
     private static Channel run(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
