@@ -7,6 +7,8 @@ import dev.verbs4j.guest.transport.BootstrapExchange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The listening side: accepts connections and sets each channel up. The listening socket is a
@@ -18,6 +20,7 @@ import java.time.Duration;
  * {@link #close()} from any thread.
  */
 public final class ChannelServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelServer.class);
     private static final int BACKLOG = 128;
 
     private final NativeSocket server;
@@ -31,7 +34,10 @@ public final class ChannelServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code bindAddress:port}.
+     * Listens on {@code bindAddress:port}. Unless the configuration asks for TCP, it first looks
+     * at the RDMA device once, as every accept does again: a client's wait for this side's part of
+     * the bootstrap exchange then does not include this JVM's first touch of libibverbs (seconds
+     * in a cold JVM on an emulated CPU), and the port opens only once that is done.
      *
      * @param bindAddress the local address to listen on ("0.0.0.0" for all)
      * @param port        the TCP port, or 0 to pick a free one (see {@link #port()})
@@ -40,6 +46,7 @@ public final class ChannelServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     public static ChannelServer listen(String bindAddress, int port, ChannelConfig config) {
+        warmUp(config);
         try {
             return new ChannelServer(NativeSocket.listen(bindAddress, port, BACKLOG), config);
         } catch (IOException e) {
@@ -47,6 +54,18 @@ public final class ChannelServer implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new UncheckedIOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(),
                     new IOException(e));
+        }
+    }
+
+    /** The device look of {@link #listen}; what it finds matters only at accept, so a failure is not one here. */
+    private static void warmUp(ChannelConfig config) {
+        if (config.transport() == TransportPreference.TCP) {
+            return;
+        }
+        try {
+            BootstrapExchange.probe(config);
+        } catch (ChannelException e) {
+            LOG.debug("looking at the RDMA device before listening failed: {}", e.getMessage());
         }
     }
 
