@@ -9,7 +9,8 @@
 #    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
 #    launches under emulation, C2 alone does not: ci/README.md). c1 runs C1 only; as-is leaves
 #    JAVA_TOOL_OPTIONS alone. --warmup: round trips before measuring, in four rounds (default
-#    20000 for c2, which compiles a method after 10 000 calls; iters/10 otherwise).
+#    20000 for c2, which compiles a method after 10 000 calls; iters/10 otherwise); then round
+#    trips go on until both JVMs' compilers stay quiet through a second of them (4 minutes at most).
 # 1. Round trips: for each completion mode, size and answering thread (app: an application thread
 #    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
 #    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU

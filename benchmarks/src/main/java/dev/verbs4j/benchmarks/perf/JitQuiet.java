@@ -3,6 +3,8 @@ package dev.verbs4j.benchmarks.perf;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * Waits after the warm-up until this JVM's JIT compilers have gone quiet. Compiler threads that
@@ -15,6 +17,7 @@ public final class JitQuiet {
     private static final long QUIET_MILLIS = 1_000;
     private static final long GIVE_UP_MILLIS = 60_000;
     private static final long STEP_MILLIS = 100;
+    private static final String DIAGNOSTIC_COMMANDS = "com.sun.management:type=DiagnosticCommand";
 
     private JitQuiet() {
     }
@@ -31,6 +34,35 @@ public final class JitQuiet {
     }
 
     /**
+     * How many compilations this JVM has queued or running (what {@code jcmd PID Compiler.queue}
+     * lists), or -1 when it does not say. Under emulation one C2 compile can take longer than a
+     * second, so a compilation time that stood still for a while does not mean the queue is empty.
+     *
+     * @return compile tasks queued or in progress, or -1
+     */
+    public static int compilesPending() {
+        try {
+            Object queue = ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName(DIAGNOSTIC_COMMANDS),
+                    "compilerQueue", new Object[] {null}, new String[] {String[].class.getName()});
+            return tasksIn(String.valueOf(queue));
+        } catch (JMException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Counts the task lines of Compiler.queue's text: all but headings, "Empty" and blank lines. */
+    static int tasksIn(String compilerQueue) {
+        int tasks = 0;
+        for (String line : compilerQueue.split("\\R")) {
+            String l = line.strip();
+            if (!l.isEmpty() && !l.equals("Empty") && !l.endsWith(":")) {
+                tasks++;
+            }
+        }
+        return tasks;
+    }
+
+    /**
      * Waits until this JVM has compiled nothing for a second.
      *
      * @return false when the compilers were still busy after a minute (the run goes on anyway)
@@ -39,14 +71,7 @@ public final class JitQuiet {
         return await(JitQuiet::compilationMillis);
     }
 
-    /**
-     * As {@link #await()}, for compilation time read elsewhere too (the sum of this JVM's and a
-     * peer's: it stays put only while neither compiles).
-     *
-     * @param compiledMillis a non-decreasing reading of milliseconds spent compiling, negative when unknown
-     * @return false when it was still changing after a minute
-     */
-    public static boolean await(LongSupplier compiledMillis) {
+    private static boolean await(LongSupplier compiledMillis) {
         long compiled = compiledMillis.getAsLong();
         if (compiled < 0) {
             sleep(QUIET_MILLIS);
