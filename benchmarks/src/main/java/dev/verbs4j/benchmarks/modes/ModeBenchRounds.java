@@ -17,6 +17,7 @@ final class ModeBenchRounds {
     static final int WARMUP_ROUNDS = 4;
     /** How long round trips must run with neither JVM compiling, and how long that may take to come. */
     private static final long QUIET_NANOS = 1_000_000_000L, SETTLE_LIMIT_NANOS = 240_000_000_000L;
+    /** Round trips per look at the clock while settling: a round's array is its only allocation. */
     private static final int SETTLE_CHUNK = 1000;
 
     private ModeBenchRounds() {}
@@ -26,7 +27,7 @@ final class ModeBenchRounds {
         for (int r = 0; r < rounds; r++) {
             measure(pinger, warmup / rounds + (r < warmup % rounds ? 1 : 0));
         }
-        if (!settle(pinger, Math.max(1, Math.min(SETTLE_CHUNK, warmup / Math.max(1, rounds))))) {
+        if (!settle(pinger)) {
             System.err.printf("mode-bench: the JIT compilers were still busy after %d s of round trips; the measured"
                     + " round includes their work%n", SETTLE_LIMIT_NANOS / 1_000_000_000L);
         }
@@ -52,13 +53,13 @@ final class ModeBenchRounds {
      * 120 s into the JVM, during the measured round. One C2 compile can outlast a second under
      * emulation, hence the look at the queues.
      */
-    private static boolean settle(ModeBenchPinger pinger, int chunk) {
+    private static boolean settle(ModeBenchPinger pinger) {
         long start = System.nanoTime();
         JitState before = JitState.of(pinger);
         while (System.nanoTime() - start < SETTLE_LIMIT_NANOS) {
             long roundStart = System.nanoTime();
             do {
-                pinger.round(chunk);
+                pinger.round(SETTLE_CHUNK);
             } while (System.nanoTime() - roundStart < QUIET_NANOS);
             JitState after = JitState.of(pinger);
             if (after.quietSince(before)) {

@@ -28,9 +28,9 @@ public final class BootstrapExchange {
     private BootstrapExchange() {}
 
     /**
-     * What this side can offer, found without any socket. A client calls it before connecting, so
-     * the server's wait for the client's hello does not include the client's first touch of
-     * libibverbs (seconds in a cold JVM on an emulated CPU).
+     * What this side can offer, found without any socket. A client calls it before connecting and
+     * a server before it listens, so neither side's wait for the other's hello includes the other
+     * JVM's first touch of libibverbs (seconds in a cold JVM on an emulated CPU).
      *
      * @throws ChannelException {@link ChannelError#CONNECT_FAILED} when the probe itself fails
      */
