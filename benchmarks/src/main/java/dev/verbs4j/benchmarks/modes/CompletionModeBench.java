@@ -23,8 +23,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CompletionModeBench {
     static final String HEADER =
-            "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server |\n"
-            + "|---|---|---:|---:|---:|---:|---:|---:|---:|";
+            "| mode | thread | bytes | iterations | RTT p50 µs | RTT p99 µs | RTT avg µs | CPU s client | CPU s server"
+            + " | JIT ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
     private static final Duration WAIT = Duration.ofMinutes(10);
 
     private CompletionModeBench() {}
@@ -75,9 +75,9 @@ public final class CompletionModeBench {
             ModeBenchRounds.Result r = ModeBenchRounds.run(pinger, o.warmup(), o.iterations());
             RoundTrips rtt = RoundTrips.of(r.roundTrips());
             out.println(HEADER);
-            out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.3f | %.3f |",
+            out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.3f | %.3f | %d |",
                     o.mode().label(), o.appThread() ? "app" : "loop", o.size(), o.iterations(), rtt.p50Micros(),
-                    rtt.p99Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9));
+                    rtt.p99Micros(), rtt.avgMicros(), r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9, r.compiledMillis()));
         }
     }
 
