@@ -88,13 +88,6 @@ public final class CompletionLoop implements AutoCloseable {
      */
     private static final long SPIN_SYSCALL_INTERVAL_NANOS = 100_000;
     /**
-     * How often a pass that found work, and does not spin, looks at an epoll set without
-     * message fds before it goes on: the next pass that finds none sleeps in epoll_wait and
-     * looks then. A thread that waits for each reply finds its send's completion in one pass
-     * and the reply in another; looking after each cost a system call per round trip.
-     */
-    private static final long WORK_LOOK_INTERVAL_NANOS = 1_000_000;
-    /**
      * A BUSY driver reads the clock (for its timeout) and its interrupt flag once per this many
      * passes: in the rig, clock reads were a fifth of a spinning round trip's CPU samples.
      */
@@ -687,8 +680,7 @@ public final class CompletionLoop implements AutoCloseable {
         int ready;
         if (!mustNotSleep) {
             ready = block(now, maxSleepMillis);
-        } else if (messageFds > 0 || maxSleepMillis == NEVER_BLOCK
-                || now - lastEpollLook >= (spinning ? SPIN_SYSCALL_INTERVAL_NANOS : WORK_LOOK_INTERVAL_NANOS)) {
+        } else if (messageFds > 0 || maxSleepMillis == NEVER_BLOCK || now - lastEpollLook >= SPIN_SYSCALL_INTERVAL_NANOS) {
             lastEpollLook = now;
             ready = epoll.await(0);
         } else {
