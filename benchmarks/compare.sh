@@ -129,5 +129,7 @@ done
 # Its own script (benchmarks/modes.sh, also runnable alone) so the perftest table above stays as is.
 if ((modes)); then
   echo
-  "$root/benchmarks/modes.sh"
+  modes_args=()
+  ((pin)) || modes_args+=(--no-pin)
+  "$root/benchmarks/modes.sh" "${modes_args[@]}"
 fi

@@ -4,7 +4,7 @@
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
 #        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B] [--nio-rounds R]
-#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is] [--repeat R]
+#        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is] [--repeat R] [--no-pin]
 # --jit: the JVMs' compiler. c2 (the default) runs C2 alone (-XX:-TieredCompilation), what a JVM
 #    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
 #    launches under emulation, C2 alone does not: ci/README.md). c1 runs C1 only; as-is leaves
@@ -18,7 +18,10 @@
 #    the same size and count, and our p50 over theirs. --repeat R runs that whole round R times, each
 #    with rdma-core's figures measured anew just before ours; the table gives the median over the
 #    rounds of each cell and of each round's ratio, with the ratios' range: one pass swings 2-3x under
-#    emulation, rdma-core's figure and ours alike, and not always together.
+#    emulation, rdma-core's figure and ours alike, and not always together. Every server runs on
+#    CPU 0 and every client on CPU 1 (taskset), rdma-core's and ours alike, as compare.sh does: free,
+#    a JVM's helper threads get its hot thread moved between CPUs, and a 64 B pass then draws
+#    1.4-2 x rdma-core where a pinned one stays at 1.1-1.3 x (--no-pin runs them free).
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
 #    thread's CPU ms and wake-ups (context switches) per second, from /proc. Then, for the modes
 #    that sleep, one channel with an application thread waiting in receive on it (`--receiving`,
@@ -49,6 +52,7 @@ nio_rounds=5
 skip_modes=0 skip_idle=0 skip_nio=0
 repeat=1
 jit=c2
+pin=1
 
 usage() { sed -n '2,/^# Raw outputs/p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -71,6 +75,7 @@ while (($#)); do
     --skip-nio) skip_nio=1; shift ;;
     --jit) jit=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
+    --no-pin) pin=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "modes.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -94,17 +99,25 @@ device_args=()
 [[ -n ${RIG_GID_INDEX:-} ]] && device_args+=(-x "$RIG_GID_INDEX")
 addr=${RIG_ADDR:-127.0.0.1}
 port=18710
+pin_server=() pin_client=()
+if ((pin)) && (($(nproc) >= 2)) && command -v taskset > /dev/null; then
+  pin_server=(taskset -c 0) pin_client=(taskset -c 1)
+  export RC_PINGPONG_PIN=1
+elif ((pin)); then
+  echo "modes.sh: not pinning (needs 2 CPUs and taskset)" >&2
+  pin=0
+fi
 
 # One mode, size and thread: the server in the background, the client retried until the server listens.
 mode_run() { # mode size thread round_dir
   local out=$4/rtt-$1-$2-$3.txt args
   args=(--mode "$1" --thread "$3" --transport "$transport" -p "$port" "${device_args[@]}")
-  timeout 300 "$verbs4j" mode-bench --server --bind "$addr" "${args[@]}" > "$out.server" 2>&1 &
+  timeout 300 "${pin_server[@]}" "$verbs4j" mode-bench --server --bind "$addr" "${args[@]}" > "$out.server" 2>&1 &
   local server_pid=$! attempt rc=1
   for attempt in $(seq 120); do   # wait until the server listens (a JVM starts slowly under emulation)
     ss -ltn 2>/dev/null | grep -q ":$port " || { sleep 0.5; continue; }
     rc=0
-    timeout 300 "$verbs4j" mode-bench "${args[@]}" -s "$2" -n "$iters" --warmup "${warmup:-$((iters / 10))}" "$addr" \
+    timeout 300 "${pin_client[@]}" "$verbs4j" mode-bench "${args[@]}" -s "$2" -n "$iters" --warmup "${warmup:-$((iters / 10))}" "$addr" \
       > "$out" 2>&1 || rc=$?
     break
   done
@@ -113,7 +126,7 @@ mode_run() { # mode size thread round_dir
   port=$((port + 1))
 }
 
-echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), JIT $jit (JAVA_TOOL_OPTIONS=${JAVA_TOOL_OPTIONS:-})" > "$raw/when.txt"
+echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), JIT $jit, $( ((pin)) && echo "servers on CPU 0, clients on CPU 1" || echo unpinned) (JAVA_TOOL_OPTIONS=${JAVA_TOOL_OPTIONS:-})" > "$raw/when.txt"
 
 if ((!skip_modes)); then
   for round in $(seq "$repeat"); do
