@@ -20,8 +20,8 @@
 #    rounds of each cell and of each round's ratio, with the ratios' range: one pass swings 2-3x under
 #    emulation, rdma-core's figure and ours alike, and not always together. Every server runs on
 #    CPU 0 and every client on CPU 1 (taskset), rdma-core's and ours alike, as compare.sh does: free,
-#    a JVM's helper threads get its hot thread moved between CPUs, and a 64 B pass then draws
-#    1.4-2 x rdma-core where a pinned one stays at 1.1-1.3 x (--no-pin runs them free).
+#    a JVM's helper threads can get its hot thread moved between CPUs: in one boot, 64 B passes
+#    drew 1.15-2.0 x rdma-core free and 1.08-1.33 x pinned (--no-pin runs them free).
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
 #    thread's CPU ms and wake-ups (context switches) per second, from /proc. Then, for the modes
 #    that sleep, one channel with an application thread waiting in receive on it (`--receiving`,
