@@ -53,12 +53,9 @@ mkdir -p "$raw"
 : > "$raw/rounds.txt"
 
 # CPU pinning, the same for both tools; needs two CPUs
+source "$root/ci/lib/cpu-pinning.sh"
 pin_server=() pin_client=()
-if ((pin)) && (($(nproc) >= 2)) && command -v taskset > /dev/null; then
-  pin_server=(taskset -c 0) pin_client=(taskset -c 1)
-elif ((pin)); then
-  echo "compare.sh: not pinning (needs 2 CPUs and taskset)" >&2
-fi
+((pin)) && { pin_pairs compare.sh || pin=0; }
 
 # The client's report row for one size: column 5 is t_typical, column 4 BW average.
 row_value() { # file test size

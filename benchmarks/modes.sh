@@ -99,14 +99,10 @@ device_args=()
 [[ -n ${RIG_GID_INDEX:-} ]] && device_args+=(-x "$RIG_GID_INDEX")
 addr=${RIG_ADDR:-127.0.0.1}
 port=18710
+source "$root/ci/lib/cpu-pinning.sh"
 pin_server=() pin_client=()
-if ((pin)) && (($(nproc) >= 2)) && command -v taskset > /dev/null; then
-  pin_server=(taskset -c 0) pin_client=(taskset -c 1)
-  export RC_PINGPONG_PIN=1
-elif ((pin)); then
-  echo "modes.sh: not pinning (needs 2 CPUs and taskset)" >&2
-  pin=0
-fi
+((pin)) && { pin_pairs modes.sh || pin=0; }
+((pin)) && export RC_PINGPONG_PIN=1   # rdma-core's pairs alike
 
 # One mode, size and thread: the server in the background, the client retried until the server listens.
 mode_run() { # mode size thread round_dir

@@ -12,8 +12,9 @@ args=(-p "$port" -s "$size")
 [[ -n ${RIG_DEVICE:-} ]] && args+=(-d "$RIG_DEVICE")
 [[ -n ${RIG_GID_INDEX:-} ]] && args+=(-g "$RIG_GID_INDEX")
 [[ -n $events ]] && args+=(-e)
+source "$(dirname "$0")/cpu-pinning.sh"
 pin_server=() pin_client=()
-[[ ${RC_PINGPONG_PIN:-0} == 1 ]] && pin_server=(taskset -c 0) pin_client=(taskset -c 1)
+[[ ${RC_PINGPONG_PIN:-0} == 1 ]] && { pin_pairs rc-pingpong-usec.sh || true; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
