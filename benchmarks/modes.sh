@@ -3,7 +3,8 @@
 # (benchmarks/modes-table.sh prints them from the raw outputs; compare.sh runs this last):
 #   ci/rig run benchmarks/modes.sh [--sizes "64 4096"] [--iters N] [--modes "busy event adaptive"]
 #        [--threads "app loop"] [--transport rdma|tcp|auto] [--idle "1 100"] [--idle-seconds S]
-#        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-bytes B] [--nio-rounds R]
+#        [--idle-modes "event adaptive busy"] [--nio-sizes "64 4096 65536"] [--nio-seconds S | --nio-bytes B]
+#        [--nio-rounds R]
 #        [--skip-modes] [--skip-idle] [--skip-nio] [--warmup N] [--jit c2|c1|as-is] [--repeat R] [--no-pin]
 # --jit: the JVMs' compiler. c2 (the default) runs C2 alone (-XX:-TieredCompilation), what a JVM
 #    in a real VM ends up running; the rig's own default is C1 only (tiered C2 crashes some
@@ -32,7 +33,10 @@
 #    wakes each peer (same CPU or the other) swings a round trip 2-3x from pass to pass, for NIO
 #    and the channel alike; on one CPU the comparison is of the work each does per message. It
 #    prints the medians of --nio-rounds rounds (default 5), the median and range of each round's
-#    own ratios, the best round of each column and every round.
+#    own ratios, the best round of each column and every round. A stream pass sends as many
+#    messages as plain NIO sent in --nio-seconds (default 2) in its warm-up, or --nio-bytes per
+#    pass (at least 2000 and at most 200000 messages): in one boot a fixed 20 MB was 0.25 s of
+#    NIO at 64 KiB, too short to be steady, and a minute at 64 B on one CPU with TCP_NODELAY.
 # Raw outputs go to benchmarks/target/modes/. Build first: mvn -B -o -pl benchmarks -am -DskipTests install
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -47,7 +51,8 @@ idle="1 100"
 idle_seconds=10
 idle_modes="event adaptive busy"
 nio_sizes="64 4096 65536"
-nio_bytes=256000000
+nio_seconds=2
+nio_bytes=
 nio_rounds=5
 skip_modes=0 skip_idle=0 skip_nio=0
 repeat=1
@@ -68,6 +73,7 @@ while (($#)); do
     --idle-seconds) idle_seconds=$2; shift 2 ;;
     --idle-modes) idle_modes=$2; shift 2 ;;
     --nio-sizes) nio_sizes=$2; shift 2 ;;
+    --nio-seconds) nio_seconds=$2; shift 2 ;;
     --nio-bytes) nio_bytes=$2; shift 2 ;;
     --nio-rounds) nio_rounds=$2; shift 2 ;;
     --skip-modes) skip_modes=1; shift ;;
@@ -159,19 +165,28 @@ if ((!skip_idle)); then
   done
 fi
 
+# tcp-vs-nio's pass length for one size: --seconds, or a message count from --nio-bytes
+nio_pass() {
+  local size=$1 n
+  if [[ -z $nio_bytes ]]; then
+    echo "--seconds $nio_seconds"
+    return
+  fi
+  n=$((nio_bytes / size))
+  ((n > 200000)) && n=200000
+  ((n < 2000)) && n=2000
+  echo "-n $n"
+}
+
 if ((!skip_nio)); then
-  # Throughput wants volume: --nio-bytes per pass, at least 2000 and at most 200000 messages.
   for size in $nio_sizes; do
-    n=$((nio_bytes / size))
-    ((n > 200000)) && n=200000
-    ((n < 2000)) && n=2000
-    "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds "$nio_rounds" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
+    # shellcheck disable=SC2046 # nio_pass prints an option and its value
+    "$verbs4j" tcp-vs-nio -s "$size" $(nio_pass "$size") --rounds "$nio_rounds" > "$raw/tcp-vs-nio-$size.txt" 2>&1 || true
   done
   for size in $nio_sizes; do
-    n=$((nio_bytes / size))
-    ((n > 200000)) && n=200000
-    ((n < 2000)) && n=2000
-    taskset -c 0 "$verbs4j" tcp-vs-nio -s "$size" -n "$n" --rounds "$nio_rounds" > "$raw/tcp-vs-nio-onecpu-$size.txt" 2>&1 || true
+    # shellcheck disable=SC2046
+    taskset -c 0 "$verbs4j" tcp-vs-nio -s "$size" $(nio_pass "$size") --rounds "$nio_rounds" \
+      > "$raw/tcp-vs-nio-onecpu-$size.txt" 2>&1 || true
   done
 fi
 

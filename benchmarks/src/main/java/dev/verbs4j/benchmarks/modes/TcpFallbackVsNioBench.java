@@ -17,7 +17,9 @@ import java.util.function.ToDoubleFunction;
  * with TCP_NODELAY in both (the channel's default). Then the round trip of each, TCP_NODELAY in
  * both (one message out and back at a time, {@code --rtt-iters} of them). Per size: a warm-up
  * pass of each and rounds until the JIT is done (not reported, {@link #warmUp}), then
- * {@code rounds} alternating passes; each column is their median.
+ * {@code rounds} alternating passes; each column is their median. A stream pass sends {@code -n}
+ * messages, or with {@code --seconds S} as many as plain NIO sent in S seconds in the last
+ * warm-up round, so that every size and placement gets passes of about the same length.
  *
  * <p>Then each round's own ratios, their median and range: the two sides of a round ran one
  * after the other, so a drift of the machine's speed over the run (another guest's load, the
@@ -37,8 +39,17 @@ public final class TcpFallbackVsNioBench {
 
     private TcpFallbackVsNioBench() {}
 
-    /** What {@code verbs4j tcp-vs-nio} was asked ({@link TcpVsNioCommand}). */
-    record Options(List<Integer> sizes, int count, int rounds, CompletionMode mode, int roundTrips, int warmup) {}
+    /**
+     * What {@code verbs4j tcp-vs-nio} was asked ({@link TcpVsNioCommand}): {@code count} messages
+     * per stream pass, or, when {@code passSeconds} is above 0, as many as plain NIO sent in that
+     * long in the warm-up ({@link SizeRounds#sizePasses}).
+     */
+    record Options(List<Integer> sizes, int count, double passSeconds, int rounds, CompletionMode mode, int roundTrips,
+            int warmup) {
+        boolean timedPasses() {
+            return passSeconds > 0;
+        }
+    }
 
     /**
      * Runs {@code verbs4j tcp-vs-nio}: a bad command line exits 2 with the reason, a failure exits 1.
@@ -53,7 +64,7 @@ public final class TcpFallbackVsNioBench {
         out.println(HEADER);
         List<SizeRounds> all = new ArrayList<>();
         for (int size : o.sizes()) {
-            SizeRounds r = new SizeRounds(size, o.rounds());
+            SizeRounds r = new SizeRounds(size, o.rounds(), o.count());
             warmUp(o, size, r);
             for (int i = 0; i < o.rounds(); i++) { // alternate, so drift in the machine hits both alike
                 r.measure(i, o);
@@ -95,32 +106,57 @@ public final class TcpFallbackVsNioBench {
      * included) and as much as NIO from the fourth on.
      */
     private static void warmUp(Options o, int size, SizeRounds scratch) throws Exception {
+        // every figure measured here is overwritten by the first measured round
         if (o.warmup() == 0) {
+            if (o.timedPasses()) {
+                scratch.measure(0, MIN_TIMED_PASS, MIN_TIMED_PASS, o.roundTrips(), o);
+                scratch.sizePasses(o.passSeconds());
+            }
             return;
         }
         long compiledBefore = JitQuiet.compilationMillis();
-        scratch.measure(0, o.warmup(), o.warmup(), o); // every figure here is overwritten by the first measured round
+        scratch.measure(0, o.warmup(), o.warmup(), o.warmup(), o);
+        resize(o, scratch);
         JitQuiet.await();
         for (int round = 0; round < MAX_SETTLE_ROUNDS && JitQuiet.compilationMillis() != compiledBefore; round++) {
             compiledBefore = JitQuiet.compilationMillis();
             scratch.measure(0, o);
+            resize(o, scratch);
             JitQuiet.await();
         }
     }
+
+    private static void resize(Options o, SizeRounds r) {
+        if (o.timedPasses()) {
+            r.sizePasses(o.passSeconds());
+        }
+    }
+
+    /**
+     * The fewest messages in a pass sized by time: in the rig's slowest placements (one CPU,
+     * TCP_NODELAY, 64 B) plain NIO moves 0.3 MB/s, and a pass of a fixed 20 MB took a minute
+     * there while a 64 KiB pass of the same bytes took a quarter of a second in the same boot.
+     */
+    static final int MIN_TIMED_PASS = 2000;
 
     static final String RATIOS_TITLE = "Each round's own ratio (channel / NIO), median (range) of %d:";
     static final String RATIOS_HEADER = "| bytes | ratio, Nagle | ratio, TCP_NODELAY | ratio, RTT p50 |\n"
             + "|---:|---:|---:|---:|";
     static final String BEST_TITLE = "Best round of %d (highest MB/s, lowest round-trip p50):";
-    static final String ROUNDS_TITLE = "Every round, in order (channel / NIO: Nagle MB/s; TCP_NODELAY MB/s; round-trip p50 µs):";
+    static final String ROUNDS_TITLE = "Every round, in order (channel / NIO: Nagle MB/s; TCP_NODELAY MB/s; "
+            + "round-trip p50 µs), with the messages in each Nagle / TCP_NODELAY pass:";
 
     /** One size's figures, a value per round and column. */
     private static final class SizeRounds {
         final int size;
         final double[] channel, nio, channelNoDelay, nioNoDelay, channelRtt, nioRtt;
+        /** Messages per stream pass, Nagle and TCP_NODELAY: the same for the channel and NIO. */
+        int nagleCount, noDelayCount;
 
-        SizeRounds(int size, int rounds) {
+        SizeRounds(int size, int rounds, int count) {
             this.size = size;
+            nagleCount = count;
+            noDelayCount = count;
             channel = new double[rounds];
             nio = new double[rounds];
             channelNoDelay = new double[rounds];
@@ -129,19 +165,29 @@ public final class TcpFallbackVsNioBench {
             nioRtt = new double[rounds];
         }
 
-        /** Round {@code i}: each side's two streams and round trip, alternating, with the counts asked. */
+        /** Round {@code i}: each side's two streams and round trip, alternating, with this size's counts. */
         void measure(int i, Options o) throws Exception {
-            measure(i, o.count(), o.roundTrips(), o);
+            measure(i, nagleCount, noDelayCount, o.roundTrips(), o);
         }
 
-        /** Round {@code i} with {@code count} messages per stream and {@code roundTrips} round trips. */
-        void measure(int i, int count, int roundTrips, Options o) throws Exception {
-            channel[i] = ChannelStream.megabytesPerSecond(size, count, o.mode(), false);
-            nio[i] = NioStream.megabytesPerSecond(size, count, false);
-            channelNoDelay[i] = ChannelStream.megabytesPerSecond(size, count, o.mode(), true);
-            nioNoDelay[i] = NioStream.megabytesPerSecond(size, count, true);
+        /** Round {@code i} with these messages per stream (Nagle, TCP_NODELAY) and round trips. */
+        void measure(int i, int nagle, int noDelay, int roundTrips, Options o) throws Exception {
+            channel[i] = ChannelStream.megabytesPerSecond(size, nagle, o.mode(), false);
+            nio[i] = NioStream.megabytesPerSecond(size, nagle, false);
+            channelNoDelay[i] = ChannelStream.megabytesPerSecond(size, noDelay, o.mode(), true);
+            nioNoDelay[i] = NioStream.megabytesPerSecond(size, noDelay, true);
             channelRtt[i] = ChannelStream.roundTripP50Micros(size, roundTrips, o.mode());
             nioRtt[i] = NioStream.roundTripP50Micros(size, roundTrips);
+        }
+
+        /**
+         * Sizes each stream's passes to about {@code seconds} of plain NIO at the rate its last
+         * pass (round 0) drew: a pass of fixed bytes is too short to be steady where NIO is fast
+         * and takes minutes where it is slow.
+         */
+        void sizePasses(double seconds) {
+            nagleCount = messagesPerPass(nio[0], seconds, size);
+            noDelayCount = messagesPerPass(nioNoDelay[0], seconds, size);
         }
 
         /** A table row: throughput columns summed up by {@code rates}, round trips by {@code times}. */
@@ -171,13 +217,20 @@ public final class TcpFallbackVsNioBench {
         }
 
         String rounds() {
-            StringBuilder line = new StringBuilder("- ").append(size).append(" B:");
+            StringBuilder line = new StringBuilder("- ").append(size).append(" B, ").append(nagleCount).append(" / ")
+                    .append(noDelayCount).append(" messages a pass:");
             for (int i = 0; i < channel.length; i++) {
                 line.append(String.format(Locale.ROOT, "%s %.1f / %.1f; %.1f / %.1f; %.1f / %.1f", i == 0 ? "" : " |",
                         channel[i], nio[i], channelNoDelay[i], nioNoDelay[i], channelRtt[i], nioRtt[i]));
             }
             return line.toString();
         }
+    }
+
+    /** Messages of {@code size} bytes that {@code megabytesPerSecond} moves in {@code seconds}, at least {@link #MIN_TIMED_PASS}. */
+    static int messagesPerPass(double megabytesPerSecond, double seconds, int size) {
+        double messages = Math.ceil(megabytesPerSecond * 1e6 * seconds / size);
+        return (int) Math.max(MIN_TIMED_PASS, Math.min(messages, Integer.MAX_VALUE / 2));
     }
 
     static double median(double[] values) {

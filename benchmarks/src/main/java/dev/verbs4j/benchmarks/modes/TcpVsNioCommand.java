@@ -18,7 +18,11 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
     String sizes = "64,4096,65536";
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "messages per pass (default 20000)")
-    int count = 20_000;
+    Integer count;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "instead of -n: messages per stream pass sized, "
+            + "from the warm-up, to about S seconds of plain NIO (the channel sends as many)")
+    Double passSeconds;
 
     @Option(names = "--rounds", paramLabel = "N", description = "measured passes per size and side (default 3)")
     int rounds = 3;
@@ -50,9 +54,17 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
                 throw Cli.usageError(spec, "--sizes takes numbers, got '" + s + "'");
             }
         }
-        if (count < 1 || rounds < 1 || roundTrips < 1 || warmup < 0 || list.stream().anyMatch(s -> s < 1)) {
+        if (count != null && passSeconds != null) {
+            throw Cli.usageError(spec, "give -n or --seconds, not both");
+        }
+        if (passSeconds != null && !(passSeconds > 0)) {
+            throw Cli.usageError(spec, "--seconds must be positive");
+        }
+        int messages = count == null ? 20_000 : count;
+        if (messages < 1 || rounds < 1 || roundTrips < 1 || warmup < 0 || list.stream().anyMatch(s -> s < 1)) {
             throw Cli.usageError(spec, "sizes, iterations and rounds must be positive, the warm-up not negative");
         }
-        return new TcpFallbackVsNioBench.Options(list, count, rounds, mode, roundTrips, warmup);
+        return new TcpFallbackVsNioBench.Options(list, messages, passSeconds == null ? 0 : passSeconds, rounds, mode,
+                roundTrips, warmup);
     }
 }

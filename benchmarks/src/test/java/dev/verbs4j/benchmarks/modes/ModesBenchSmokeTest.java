@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -70,8 +72,22 @@ class ModesBenchSmokeTest {
         assertTrue(lines.get(17).matches("\\| 4096" + cells), lines.get(17));
         assertEquals(TcpFallbackVsNioBench.ROUNDS_TITLE, lines.get(19), all);
         String round = NUMBER + " / " + NUMBER + "; " + NUMBER + " / " + NUMBER + "; " + NUMBER + " / " + NUMBER;
-        assertTrue(lines.get(20).matches("- 64 B: " + round + " \\| " + round), lines.get(20));
-        assertTrue(lines.get(21).matches("- 4096 B: " + round + " \\| " + round), lines.get(21));
+        assertTrue(lines.get(20).matches("- 64 B, 200 / 200 messages a pass: " + round + " \\| " + round), lines.get(20));
+        assertTrue(lines.get(21).matches("- 4096 B, 200 / 200 messages a pass: " + round + " \\| " + round),
+                lines.get(21));
+    }
+
+    @Test
+    void tcpVsNioSizesTimedPassesFromTheWarmUp() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TcpFallbackVsNioBench.run(ModesCommandLineTest.tcpVsNio("-s", "4096", "--seconds", "0.05", "--rounds", "1",
+                "--rtt-iters", "50", "--warmup", "100"), new PrintStream(bytes, true));
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        String rounds = lines.get(lines.size() - 1);
+        Matcher counts = Pattern.compile("- 4096 B, (\\d+) / (\\d+) messages a pass: .*").matcher(rounds);
+        assertTrue(counts.matches(), rounds);
+        assertTrue(Integer.parseInt(counts.group(1)) >= TcpFallbackVsNioBench.MIN_TIMED_PASS, rounds);
+        assertTrue(Integer.parseInt(counts.group(2)) >= TcpFallbackVsNioBench.MIN_TIMED_PASS, rounds);
     }
 
     /** The client, retried while the server thread is not listening yet. */

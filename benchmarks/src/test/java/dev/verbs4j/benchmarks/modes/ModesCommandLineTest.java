@@ -89,6 +89,17 @@ class ModesCommandLineTest {
         assertEquals(CompletionMode.BUSY_POLL, tcpVsNio("--mode", "busy").mode());
         assertEquals(12_000, tcpVsNio().warmup());
         assertEquals(0, tcpVsNio("--warmup", "0").warmup());
+        assertFalse(tcpVsNio().timedPasses());
+        assertEquals(20_000, tcpVsNio().count());
+        assertEquals(2.5, tcpVsNio("--seconds", "2.5").passSeconds());
+        assertTrue(tcpVsNio("--seconds=2.5").timedPasses());
+    }
+
+    @Test
+    void timedPassesHoldWhatNioMovesInThatTimeButNoFewerThanTheFloor() {
+        assertEquals(48_829, TcpFallbackVsNioBench.messagesPerPass(100, 2, 4096)); // 200 MB / 4096 B, rounded up
+        assertEquals(TcpFallbackVsNioBench.MIN_TIMED_PASS, TcpFallbackVsNioBench.messagesPerPass(0.3, 2, 65536));
+        assertEquals(Integer.MAX_VALUE / 2, TcpFallbackVsNioBench.messagesPerPass(1e9, 100, 1));
     }
 
     @Test
@@ -113,6 +124,9 @@ class ModesCommandLineTest {
                 "-s", "64,x");
         assertUsageError(TcpVsNioCommand::new, "tcp-vs-nio",
                 "sizes, iterations and rounds must be positive, the warm-up not negative", "--rounds", "0");
+        assertUsageError(TcpVsNioCommand::new, "tcp-vs-nio", "give -n or --seconds, not both",
+                "-n", "2000", "--seconds", "2");
+        assertUsageError(TcpVsNioCommand::new, "tcp-vs-nio", "--seconds must be positive", "--seconds", "0");
     }
 
     @Test
@@ -121,7 +135,7 @@ class ModesCommandLineTest {
                 "-s", "-n", "--warmup", "HOST");
         assertHelpHas(new IdleLoopCommand(), "--mode", "--channels", "--seconds", "--receiving", "--transport", "--bind",
                 "-d", "-x");
-        assertHelpHas(new TcpVsNioCommand(), "-s", "-n", "--rounds", "--rtt-iters", "--mode");
+        assertHelpHas(new TcpVsNioCommand(), "-s", "-n", "--seconds", "--rounds", "--rtt-iters", "--mode");
     }
 
     private static void assertUsageError(Supplier<ModesCommand<?>> make, String name, String message, String... args) {

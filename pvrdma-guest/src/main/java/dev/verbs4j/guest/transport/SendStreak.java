@@ -19,9 +19,13 @@ final class SendStreak {
     static final int STREAK = 4;
     /**
      * The longest pause, from the end of one send to the next, within one stream. Long enough
-     * for a sender that waited for a free slot in the send queue to count as streaming.
+     * for a sender that waited for a free slot in the send queue to count as streaming, and for
+     * one whose CPU ran the reader in between: in an emulated guest on one CPU, a 64 B message
+     * written straight out took about 300 µs to send and read, and with a 200 µs bound most
+     * passes of a TCP_NODELAY stream never batched (0.2-0.5 MB/s, plain NIO 0.3-0.5; the passes
+     * that did batch moved 2.0-2.6).
      */
-    static final long PAUSE_NANOS = 200_000;
+    static final long PAUSE_NANOS = 1_000_000;
     /**
      * Frames from this size on go straight out: one nearly fills an Ethernet segment on its own.
      * Batched, 4 KiB messages streamed 2.7 times faster on a host's loopback but half as fast in
