@@ -427,13 +427,13 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             flush(passWritten);
         }
         if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0 && reading.tryLock()) {
-            boolean streamable;
+            long streamable;
             try { // not taken: a receiving thread reads, and meets what the loop was told of
                 streamable = readAvailableSmallFrames();
             } finally {
                 reading.unlock();
             }
-            if (streamable && pollsStreams && endCause() == null
+            if (streamable > 0 && pollsStreams && endCause() == null
                     && receiveStream.streams(framesSent, System.nanoTime())) {
                 startPolling();
             }
@@ -442,8 +442,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
 
     /**
      * In a pass: the socket carries a one-way stream, so it leaves the epoll set and the loop
-     * reads it every {@link ReceiveStream#POLL_NANOS} ({@link #pollStream}) rather than being
-     * woken by each segment the sender's kernel delivers.
+     * reads it on a timer at the stream's pace ({@link #pollStream}) rather than being woken by
+     * each segment the sender's kernel delivers.
      */
     private void startPolling() {
         synchronized (interestLock) {
@@ -458,13 +458,13 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
                 return;
             }
         }
-        loop.scheduleInLoop(pollTimer, ReceiveStream.POLL_NANOS);
+        loop.scheduleInLoop(pollTimer, receiveStream.pollNanos());
     }
 
     /**
      * A timer in a pass: reads what the stream brought since the last look, and looks again
-     * later while it keeps coming with nothing sent from here; else the socket rejoins the epoll
-     * set (what came meanwhile is reported at once). A receiving thread that took the input
+     * when {@link ReceiveStream#nextLook} says, while it keeps coming with nothing sent from
+     * here; else the socket rejoins the epoll set (what came meanwhile is reported at once). A receiving thread that took the input
      * ends the polling too: it reads from now on.
      */
     private void pollStream() {
@@ -475,16 +475,20 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
             }
             watched = inputWatched;
         }
-        boolean streamable = false;
+        long next = -1;
         if (watched && endCause() == null && reading.tryLock()) {
+            long streamable;
             try {
                 streamable = readAvailableSmallFrames();
             } finally {
                 reading.unlock();
             }
+            if (streamable >= 0 && endCause() == null) {
+                next = receiveStream.nextLook(streamable, framesSent, System.nanoTime());
+            }
         }
-        if (streamable && endCause() == null && receiveStream.continues(framesSent, System.nanoTime())) {
-            loop.scheduleInLoop(pollTimer, ReceiveStream.POLL_NANOS);
+        if (next > 0) {
+            loop.scheduleInLoop(pollTimer, next);
             return;
         }
         receiveStream.reset();
@@ -709,33 +713,37 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     }
 
     /**
-     * Under {@link #reading}: {@link #readAvailable}, and whether it brought bytes of frames
-     * under {@link TcpInbound#LARGE_FRAME}. Only those are worth polling for: a large frame's
-     * wake-ups are few for its bytes, and a loop that reads in timed bursts let the socket fill and
-     * the sender wait (64 KiB messages streamed at 0.64 of plain NIO, against 0.91 woken by each).
+     * Under {@link #reading}: {@link #readAvailable}, and how many bytes it read, or -1 when they
+     * were of frames of {@link TcpInbound#LARGE_FRAME} or more. Only small frames are worth polling
+     * for: a large frame's wake-ups are few for its bytes, and a loop that reads in timed bursts
+     * let the socket fill and the sender wait (64 KiB messages streamed at 0.64 of plain NIO,
+     * against 0.91 woken by each).
      */
-    private boolean readAvailableSmallFrames() {
-        long reads = inbound.reads();
-        readAvailable();
-        return inbound.reads() != reads && !inbound.framesAreLarge();
+    private long readAvailableSmallFrames() {
+        long bytes = readAvailable();
+        return bytes > 0 && inbound.framesAreLarge() ? -1 : bytes;
     }
 
-    private void readAvailable() {
+    /** Reads what the socket holds, in up to {@link #READS_PER_PASS} reads; returns the bytes read. */
+    private long readAvailable() {
+        long bytes = 0;
         try {
             for (int i = 0; i < READS_PER_PASS; i++) {
                 long asked = inbound.nextReadLength();
                 long n = inbound.read(socket, asked, false);
                 if (n < 0) {
                     eof();
-                    return;
+                    return bytes;
                 }
+                bytes += n;
                 if (n == 0 || endCause() != null || n < asked) {
-                    return; // a short read emptied the socket: epoll reports what comes next
+                    return bytes; // a short read emptied the socket: epoll reports what comes next
                 }
             }
         } catch (VerbsException e) {
             lost(e);
         }
+        return bytes;
     }
 
     // ---- what arrives (TcpInbound.Frames, under reading) ---------------------------------------
