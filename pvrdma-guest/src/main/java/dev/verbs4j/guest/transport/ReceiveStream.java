@@ -11,9 +11,10 @@ package dev.verbs4j.guest.transport;
  * closely, with nothing sent from this end in between, the socket leaves the epoll set and the
  * loop reads it on a timer instead, at the stream's own pace, as a network card's interrupt
  * moderation does ({@link #nextLook}), until nothing came for {@link #GAP_NANOS}. A channel
- * that answers what it receives never gets here: its round trips keep their latency. Nor does a process that runs on one CPU, where the wake-up
- * crosses to no other CPU and costs little: there the timer made the stream wait (4 KiB with
- * TCP_NODELAY went from 1.28 to 0.75 × plain NIO on the host, under {@code taskset -c 0}).
+ * that answers what it receives never gets here: its round trips keep their latency. Nor does a
+ * process that runs on one CPU, where the wake-up crosses to no other CPU and costs little:
+ * there the timer made the stream wait (4 KiB with TCP_NODELAY went from 1.28 to 0.75 × plain
+ * NIO on the host, under {@code taskset -c 0}).
  *
  * <p>Loop thread only.
  */

@@ -24,7 +24,8 @@ class ReceiveStreamTest {
         ReceiveStream stream = new ReceiveStream();
         long now = readsInARow(stream, ReceiveStream.STREAK, 7, 1_000_000);
         assertTrue(stream.streams(7, now));
-        assertTrue(stream.nextLook(4096, 7, now + ReceiveStream.POLL_NANOS) > 0, "a look that read and sent nothing goes on");
+        assertTrue(stream.nextLook(4096, 7, now + ReceiveStream.POLL_NANOS) > 0,
+                "a look that read and sent nothing goes on");
     }
 
     @Test
