@@ -77,9 +77,9 @@ final class ReceiveStream {
      * {@link #GAP_NANOS}. A look that found nothing makes the wait for the next a quarter longer
      * (not more: a sender that only paused would find the socket full), one that brought bytes
      * a quarter shorter, or {@link #POLL_NANOS} when it read {@link #LATE_LOOK_BYTES} or more.
-     * So the looks follow the stream's pace, about one per message where messages come slower
-     * than every {@link #POLL_NANOS}, and after the stream stops the socket rejoins the set
-     * after a few.
+     * So the wait follows the stream's pace where messages come slower than every
+     * {@link #POLL_NANOS}, and after the stream stops the socket rejoins the set after a few
+     * looks.
      *
      * @param bytes what the look read (0: nothing)
      * @param sent how many frames this end has sent or queued so far

@@ -464,8 +464,8 @@ final class TcpChannel extends ChannelBase implements CompletionLoopFd, TcpInbou
     /**
      * A timer in a pass: reads what the stream brought since the last look, and looks again
      * when {@link ReceiveStream#nextLook} says, while it keeps coming with nothing sent from
-     * here; else the socket rejoins the epoll set (what came meanwhile is reported at once). A receiving thread that took the input
-     * ends the polling too: it reads from now on.
+     * here; else the socket rejoins the epoll set (what came meanwhile is reported at once). A
+     * receiving thread that took the input ends the polling too: it reads from now on.
      */
     private void pollStream() {
         boolean watched;
