@@ -21,6 +21,13 @@ spread() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
   m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
   if (NR == 1) printf "%.2f\n", m; else printf "%.2f (%.2f-%.2f)\n", m, v[1], v[NR] }'; }
 
+# rdma-core's figure (busy or event) for one row of a round: the pair measured just before the row,
+# or, in runs from before that, the one measured per size at the start of the round
+rc_value() { # round_dir size mode thread busy|event
+  local own=$1/rc-$2-before-$3-$4-$5.txt
+  [[ -e $own ]] && value "$own" || value "$1/rc-$2-$5.txt"
+}
+
 # over the current row's rounds ($cells: "p50 p99 cpuc cpus busy event" each): column $1, and p50 / column $1
 col() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$c != "-" { print $c }'; }
 rat() { printf '%s\n' "${cells[@]}" | awk -v c="$1" '$1 > 0 && $c > 0 { print $1 / $c }'; }
@@ -29,14 +36,14 @@ rtt_files=$(for d in $rounds; do ls "$d"/rtt-*.txt 2>/dev/null; done | grep -v '
 if [[ -n $rtt_files ]]; then
   n_rounds=$(wc -w <<<"$rounds")
   echo
-  ((n_rounds > 1)) && echo "Medians over $n_rounds rounds, each with rdma-core measured just before it; ratios: median of the rounds' own ratios (range)."
+  ((n_rounds > 1)) && echo "Medians over $n_rounds rounds, rdma-core measured just before each row; ratios: median of the rounds' own ratios (range)."
   echo "| mode | thread | bytes | RTT p50 µs | RTT p99 µs | CPU s client | CPU s server | ibv_rc_pingpong µs/iter | ibv_rc_pingpong -e µs/iter | p50 / ibv_rc_pingpong | p50 / ibv_rc_pingpong -e |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for size in $(sed -n 's/.*rtt-[a-z]*-\([0-9]*\)-[a-z]*\.txt$/\1/p' <<<"$rtt_files" | sort -nu); do
-    busy=$(for d in $rounds; do value "$d/rc-$size-busy.txt"; done | grep -v '^-$' | median)
-    event=$(for d in $rounds; do value "$d/rc-$size-event.txt"; done | grep -v '^-$' | median)
     for mode in busy event adaptive; do
       for thread in app loop; do
+        busy=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" busy; done | grep -v '^-$' | median)
+        event=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" event; done | grep -v '^-$' | median)
         cells=() failed=()
         for d in $rounds; do
           f=$d/rtt-$mode-$size-$thread.txt
@@ -44,7 +51,7 @@ if [[ -n $rtt_files ]]; then
           row=$(grep -E "^\| $mode \| $thread \| " "$f" || true)
           if [[ -z $row ]]; then failed+=("$f"); continue; fi
           IFS='|' read -r _ _ _ _ _ p50 p99 _ cpuc cpus _ <<<"$row"
-          cells+=("${p50// /} ${p99// /} ${cpuc// /} ${cpus// /} $(value "$d/rc-$size-busy.txt") $(value "$d/rc-$size-event.txt")")
+          cells+=("${p50// /} ${p99// /} ${cpuc// /} ${cpus// /} $(rc_value "$d" "$size" "$mode" "$thread" busy) $(rc_value "$d" "$size" "$mode" "$thread" event)")
         done
         ((${#cells[@]} + ${#failed[@]})) || continue
         if ((${#cells[@]} == 0)); then

@@ -16,10 +16,12 @@
 #    sends and waits, as `verbs4j pingpong` does; loop: the listener answers on the loop thread),
 #    `bin/verbs4j mode-bench` server and client, each its own process: round trip p50/p99 and CPU
 #    seconds; beside them rdma-core's `ibv_rc_pingpong` and `ibv_rc_pingpong -e` µs/iteration at
-#    the same size and count, and our p50 over theirs. --repeat R runs that whole round R times, each
-#    with rdma-core's figures measured anew just before ours; the table gives the median over the
-#    rounds of each cell and of each round's ratio, with the ratios' range: one pass swings 2-3x under
-#    emulation, rdma-core's figure and ours alike, and not always together. Every server runs on
+#    the same size and count, measured right before each of our rows (C, Java, C, Java... as
+#    compare.sh runs perftest), and our p50 over theirs: the guest's speed drifts within a boot
+#    (rdma-core's 64 B figure went from 160 to 100 us between two rounds of one), so a row is
+#    compared with the pair measured next to it. --repeat R runs that whole round R times; the table gives the median
+#    over the rounds of each cell and of each round's ratio, with the ratios' range: one pass swings
+#    2-3x under emulation, rdma-core's figure and ours alike, and not always together. Every server runs on
 #    CPU 0 and every client on CPU 1 (taskset), rdma-core's and ours alike, as compare.sh does: free,
 #    a JVM's helper threads can get its hot thread moved between CPUs: in one boot, 64 B passes
 #    drew 1.15-2.0 x rdma-core free and 1.08-1.33 x pinned (--no-pin runs them free).
@@ -128,6 +130,12 @@ mode_run() { # mode size thread round_dir
   port=$((port + 1))
 }
 
+# rdma-core's two figures for one size (PREFIX-busy.txt, PREFIX-event.txt), just before one of our rows
+rc_pair() { # size prefix
+  "$root/ci/lib/rc-pingpong-usec.sh" "$1" "$iters" > "$2-busy.txt" || true
+  "$root/ci/lib/rc-pingpong-usec.sh" "$1" "$iters" -e > "$2-event.txt" || true
+}
+
 echo "modes.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), JIT $jit, $( ((pin)) && echo "servers on CPU 0, clients on CPU 1" || echo unpinned) (JAVA_TOOL_OPTIONS=${JAVA_TOOL_OPTIONS:-})" > "$raw/when.txt"
 
 if ((!skip_modes)); then
@@ -135,10 +143,9 @@ if ((!skip_modes)); then
     dir=$raw/round-$round
     mkdir -p "$dir"
     for size in $sizes; do
-      "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" > "$dir/rc-$size-busy.txt" || true
-      "$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" -e > "$dir/rc-$size-event.txt" || true
       for mode in $modes; do
         for thread in $threads; do
+          rc_pair "$size" "$dir/rc-$size-before-$mode-$thread"
           mode_run "$mode" "$size" "$thread" "$dir"
         done
       done

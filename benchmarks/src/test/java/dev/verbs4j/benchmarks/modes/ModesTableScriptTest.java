@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * benchmarks/modes-table.sh over the raw outputs of {@code modes.sh --repeat}: each cell is the
  * median over the rounds, each ratio the median of the rounds' own ratios with their range, and
- * a round whose run failed is named, not counted; over {@code idle-loop}'s rows; and over
+ * a round whose run failed is named, not counted, and a row is compared with rdma-core's pair
+ * measured just before it where there is one; over {@code idle-loop}'s rows; and over
  * {@code tcp-vs-nio}'s outputs, whose medians, best rounds and rounds go under their own titles,
  * size by size.
  */
@@ -76,6 +77,19 @@ class ModesTableScriptTest {
         String table = table();
         assertTrue(!table.contains("Medians over"), table);
         assertEquals("| busy | app | 64 | 40.0 | 900.0 | 0.5 | 0.6 | 50 | 400 | 0.80 | 0.10 |", row(table));
+    }
+
+    @Test
+    void aRowIsComparedWithRdmaCoresPairMeasuredJustBeforeIt() throws Exception {
+        round(1, "50", "400", "40.0", "900.0");   // the start of the round's pair, as older runs have it
+        Path dir = raw.resolve("round-1");
+        Files.writeString(dir.resolve("rc-64-before-busy-app-busy.txt"), "20\n");
+        Files.writeString(dir.resolve("rc-64-before-busy-app-event.txt"), "200\n");
+        Files.writeString(dir.resolve("rtt-busy-64-loop.txt"),
+                "transport: rdma (rxe0)\n| busy | loop | 64 | 4000 | 32.0 | 90.0 | 35.0 | 0.2 | 0.3 |\n");
+        String table = table();
+        assertEquals("| busy | app | 64 | 40.0 | 900.0 | 0.5 | 0.6 | 20 | 200 | 2.00 | 0.20 |", row(table));
+        assertTrue(table.contains("| busy | loop | 64 | 32.0 | 90.0 | 0.2 | 0.3 | 50 | 400 | 0.64 | 0.08 |"), table);
     }
 
     @Test
