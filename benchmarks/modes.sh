@@ -18,13 +18,14 @@
 #    seconds; beside them rdma-core's `ibv_rc_pingpong` and `ibv_rc_pingpong -e` µs/iteration at
 #    the same size and count, measured right before each of our rows (C, Java, C, Java... as
 #    compare.sh runs perftest), and our p50 over theirs: the guest's speed drifts within a boot
-#    (rdma-core's 64 B figure went from 160 to 100 us between two rounds of one), so a row is
-#    compared with the pair measured next to it. --repeat R runs that whole round R times; the table gives the median
-#    over the rounds of each cell and of each round's ratio, with the ratios' range: one pass swings
-#    2-3x under emulation, rdma-core's figure and ours alike, and not always together. Every server runs on
-#    CPU 0 and every client on CPU 1 (taskset), rdma-core's and ours alike, as compare.sh does: free,
-#    a JVM's helper threads can get its hot thread moved between CPUs: in one boot, 64 B passes
-#    drew 1.15-2.0 x rdma-core free and 1.08-1.33 x pinned (--no-pin runs them free).
+#    (rdma-core's busy figure at 64 B drew 51-102 us between the rows of one round), so a row is
+#    compared with the pair measured next to it. --repeat R runs that whole round R times; the
+#    table gives the median over the rounds of each cell and of each round's ratio, with the
+#    ratios' range: one pass swings 2-3x under emulation, rdma-core's figure and ours alike, and
+#    not always together. Every server runs on CPU 0 and every client on CPU 1 (taskset),
+#    rdma-core's and ours alike, as compare.sh does: free, a JVM's helper threads can get its hot
+#    thread moved between CPUs: in one boot, 64 B passes drew 1.15-2.0 x rdma-core free and
+#    1.08-1.33 x pinned (--no-pin runs them free).
 # 2. Idle loops: `bin/verbs4j idle-loop`, a loop holding N idle channels for S seconds: the loop
 #    thread's CPU ms and wake-ups (context switches) per second, from /proc. Then, for the modes
 #    that sleep, one channel with an application thread waiting in receive on it (`--receiving`,
