@@ -42,8 +42,8 @@ if [[ -n $rtt_files ]]; then
   for size in $(sed -n 's/.*rtt-[a-z]*-\([0-9]*\)-[a-z]*\.txt$/\1/p' <<<"$rtt_files" | sort -nu); do
     for mode in busy event adaptive; do
       for thread in app loop; do
-        busy=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" busy; done | grep -v '^-$' | median)
-        event=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" event; done | grep -v '^-$' | median)
+        busy=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" busy; done | awk '$1 != "-"' | median)
+        event=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" event; done | awk '$1 != "-"' | median)
         cells=() failed=()
         for d in $rounds; do
           f=$d/rtt-$mode-$size-$thread.txt

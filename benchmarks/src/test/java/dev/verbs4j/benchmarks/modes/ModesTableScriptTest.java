@@ -93,6 +93,17 @@ class ModesTableScriptTest {
     }
 
     @Test
+    void aRunOfSomeModesAloneGivesTheirRows() throws Exception {
+        Path dir = Files.createDirectories(raw.resolve("round-1"));   // as modes.sh --modes adaptive writes it
+        Files.writeString(dir.resolve("rc-64-before-adaptive-loop-busy.txt"), "60\n");
+        Files.writeString(dir.resolve("rc-64-before-adaptive-loop-event.txt"), "240\n");
+        Files.writeString(dir.resolve("rtt-adaptive-64-loop.txt"),
+                "transport: rdma (rxe0)\n| adaptive | loop | 64 | 4000 | 72.0 | 230.0 | 76.0 | 0.3 | 0.3 |\n");
+        String table = table();
+        assertTrue(table.contains("| adaptive | loop | 64 | 72.0 | 230.0 | 0.3 | 0.3 | 60 | 240 | 1.20 | 0.30 |"), table);
+    }
+
+    @Test
     void idleLoopRowsComeUnderTheirHeaderModeByModeAndAFailedRunIsNamed() throws Exception {
         String event = "| event | rdma | 1 | 0 | 10 | 0.0 / 0.0 | 0.1 / 0.0 |";
         String receiving = "| event | tcp | 1 | 1 | 10 | 0.0 / 0.0 | 0.2 / 0.1 |";
