@@ -42,8 +42,6 @@ if [[ -n $rtt_files ]]; then
   for size in $(sed -n 's/.*rtt-[a-z]*-\([0-9]*\)-[a-z]*\.txt$/\1/p' <<<"$rtt_files" | sort -nu); do
     for mode in busy event adaptive; do
       for thread in app loop; do
-        busy=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" busy; done | awk '$1 != "-"' | median)
-        event=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" event; done | awk '$1 != "-"' | median)
         cells=() failed=()
         for d in $rounds; do
           f=$d/rtt-$mode-$size-$thread.txt
@@ -53,7 +51,9 @@ if [[ -n $rtt_files ]]; then
           IFS='|' read -r _ _ _ _ _ p50 p99 _ cpuc cpus _ <<<"$row"
           cells+=("${p50// /} ${p99// /} ${cpuc// /} ${cpus// /} $(rc_value "$d" "$size" "$mode" "$thread" busy) $(rc_value "$d" "$size" "$mode" "$thread" event)")
         done
-        ((${#cells[@]} + ${#failed[@]})) || continue
+        ((${#cells[@]} + ${#failed[@]})) || continue   # a row this run did not measure
+        busy=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" busy; done | awk '$1 != "-"' | median)
+        event=$(for d in $rounds; do rc_value "$d" "$size" "$mode" "$thread" event; done | awk '$1 != "-"' | median)
         if ((${#cells[@]} == 0)); then
           echo "| $mode | $thread | $size | failed: see ${failed[*]} | | | | $busy | $event | | |"
           continue
