@@ -2,10 +2,9 @@ package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.examples.cli.CommonOptions;
-
 import dev.verbs4j.guest.doctor.Doctor;
 import dev.verbs4j.guest.doctor.DoctorReport;
-import dev.verbs4j.guest.doctor.SysfsRoot;
+import dev.verbs4j.guest.probe.SysfsRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

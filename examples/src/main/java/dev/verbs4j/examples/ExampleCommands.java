@@ -1,5 +1,6 @@
 package dev.verbs4j.examples;
 
+import dev.verbs4j.examples.nvmf.NvmfCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;

@@ -3,8 +3,8 @@ package dev.verbs4j.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.loop.CompletionMode;
 import dev.verbs4j.verbs.Verbs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

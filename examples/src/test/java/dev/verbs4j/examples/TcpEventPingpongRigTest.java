@@ -1,6 +1,6 @@
 package dev.verbs4j.examples;
 
-import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.loop.CompletionMode;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

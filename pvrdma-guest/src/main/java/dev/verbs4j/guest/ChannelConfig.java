@@ -1,6 +1,9 @@
 package dev.verbs4j.guest;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionMode;
 import java.time.Duration;
 import java.util.Objects;
 

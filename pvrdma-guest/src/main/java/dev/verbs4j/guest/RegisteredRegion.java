@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.verbs.RemoteRegion;
 import java.lang.foreign.MemorySegment;
 
 /**

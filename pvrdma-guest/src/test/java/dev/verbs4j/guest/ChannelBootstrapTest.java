@@ -1,5 +1,7 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,5 +1,8 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.verbs.RemoteRegion;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionLoop;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -270,17 +273,17 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
             assertEquals(target.remote(), remote);
 
             ChannelTestBytes.fill(source.memory(), 9);
-            await(pair.client().write(source, 100, remote, remote.at(1000), 5000));
+            await(pair.client().write(source, 100, remote, remote.address() + 1000, 5000));
             MemorySegment t = target.memory();
             assertEquals(-1, t.asSlice(1000, 5000).mismatch(source.memory().asSlice(100, 5000)));
             assertEquals((byte) 0x5A, t.get(ValueLayout.JAVA_BYTE, 999), "byte before the write untouched");
             assertEquals((byte) 0x5A, t.get(ValueLayout.JAVA_BYTE, 6000), "byte after the write untouched");
 
             ChannelTestBytes.fill(t.asSlice(20_000, 3000), 77);
-            await(pair.client().read(back, 10, remote, remote.at(20_000), 3000));
+            await(pair.client().read(back, 10, remote, remote.address() + 20_000, 3000));
             assertEquals(-1, ChannelTestBytes.mismatch(back.memory().asSlice(10, 3000), 77));
 
-            await(pair.client().write(source, 0, remote, remote.at(size - 8), 8)); // the last bytes: in bounds
+            await(pair.client().write(source, 0, remote, remote.address() + size - 8, 8)); // the last bytes: in bounds
         }
     }
 
@@ -288,7 +291,7 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
     void aWrongKeyFailsWithRemoteAccess() throws Exception {
         try (RegisteredRegion target = pair.server().register(4096);
              RegisteredRegion source = pair.client().register(4096)) {
-            RemoteRegion wrongKey = target.remote().withKey(target.remote().key() ^ 0x5500);
+            RemoteRegion wrongKey = target.remote().withRkey(target.remote().rkey() ^ 0x5500);
             ChannelException e = failure(pair.client().write(source, 0, wrongKey, wrongKey.address(), 64));
             assertEquals(ChannelError.REMOTE_ACCESS, e.error(), e.getMessage());
             assertEquals((byte) 0, target.memory().get(ValueLayout.JAVA_BYTE, 0), "nothing written");
@@ -300,7 +303,7 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         try (RegisteredRegion target = pair.server().register(4096);
              RegisteredRegion local = pair.client().register(4096)) {
             RemoteRegion remote = target.remote();
-            ChannelException e = failure(pair.client().read(local, 0, remote, remote.at(4096 - 10), 64));
+            ChannelException e = failure(pair.client().read(local, 0, remote, remote.address() + 4096 - 10, 64));
             assertEquals(ChannelError.REMOTE_ACCESS, e.error(), e.getMessage());
         }
     }

@@ -1,14 +1,17 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.Capabilities;
+import dev.verbs4j.guest.bootstrap.CapabilitiesGap;
+import dev.verbs4j.guest.bootstrap.CapabilitiesProbe;
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
-import dev.verbs4j.guest.transport.Capabilities;
-import dev.verbs4j.guest.transport.CapabilitiesGap;
-import dev.verbs4j.guest.transport.CapabilitiesProbe;
+import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.verbs.DeviceInfo;
 import dev.verbs4j.verbs.Verbs;
 import java.nio.file.Files;

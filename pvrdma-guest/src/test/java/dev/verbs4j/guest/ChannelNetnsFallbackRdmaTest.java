@@ -1,11 +1,13 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionLoop;
 import java.io.File;
 import java.nio.file.Files;
 import java.time.Duration;

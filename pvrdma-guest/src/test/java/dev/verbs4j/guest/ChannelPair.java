@@ -1,6 +1,8 @@
 package dev.verbs4j.guest;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionLoop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

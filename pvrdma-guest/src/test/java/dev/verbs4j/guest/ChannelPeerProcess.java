@@ -1,5 +1,7 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.loop.CompletionMode;
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;

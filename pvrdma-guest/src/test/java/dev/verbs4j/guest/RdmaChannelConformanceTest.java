@@ -1,10 +1,11 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionLoop;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

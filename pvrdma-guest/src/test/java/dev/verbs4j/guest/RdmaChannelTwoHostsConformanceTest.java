@@ -1,11 +1,12 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.guest.doctor.SysfsRoot;
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.guest.probe.SysfsRoot;
+import dev.verbs4j.loop.CompletionLoop;
 import java.net.InetAddress;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Tag;

@@ -1,6 +1,7 @@
 package dev.verbs4j.guest;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.loop.CompletionLoop;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,5 +1,7 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.verbs.RemoteRegion;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

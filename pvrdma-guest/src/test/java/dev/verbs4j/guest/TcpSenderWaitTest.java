@@ -1,5 +1,6 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,7 +90,7 @@ class TcpSenderWaitTest {
             try (RegisteredRegion target = peer.register(64 * 64); RegisteredRegion source = writer.register(64)) {
                 for (int i = 0; i < 64; i++) {
                     source.memory().fill((byte) i);
-                    writer.write(source, 0, target.remote(), target.remote().at(i * 64L), 64)
+                    writer.write(source, 0, target.remote(), target.remote().address() + i * 64L, 64)
                             .get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 }
                 for (int i = 0; i < 64; i++) {

@@ -1,9 +1,11 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.verbs.NetworkNamespace;
 import java.io.File;
 import java.lang.foreign.MemorySegment;

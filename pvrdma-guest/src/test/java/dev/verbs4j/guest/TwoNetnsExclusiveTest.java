@@ -1,5 +1,8 @@
 package dev.verbs4j.guest;
 
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.verbs4j.guest.doctor.JsonCheck;
-import dev.verbs4j.guest.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.verbs.AsyncEvent;
 import dev.verbs4j.verbs.AsyncEventListener;
 import dev.verbs4j.verbs.CmEventChannel;

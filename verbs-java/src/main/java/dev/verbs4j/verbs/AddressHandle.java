@@ -46,7 +46,7 @@ public final class AddressHandle extends NativeObject {
                     + " needs a destination GID (global route header)");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_ah_attr.layout());
             address.writeTo(attr);
             MemorySegment ah;
@@ -72,7 +72,7 @@ public final class AddressHandle extends NativeObject {
         completions.wrId(index); // bounds check
         MemorySegment wc = completions.segment().asSlice(index * ibv_wc.sizeof(), ibv_wc.sizeof());
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment ah;
             synchronized (pd) { // its close waits: the parent stays valid during the call
                 ah = (MemorySegment) CREATE_AH_FROM_WC.invokeExact(errno, pd.pointer(), wc, grh, (byte) port);
@@ -100,7 +100,7 @@ public final class AddressHandle extends NativeObject {
     @Override
     void destroy(MemorySegment ah) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DESTROY_AH.invokeExact(errno, ah);
             Calls.checkStatus(rc, errno, "ibv_destroy_ah", "cannot destroy the address handle");
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.ReadableWait;
 import dev.verbs4j.bindings.Rdma;
 import dev.verbs4j.bindings.ibv_async_event;
 import dev.verbs4j.bindings.ibv_context;
@@ -45,10 +46,10 @@ public final class AsyncEvents extends NativeObject {
         MemorySegment ctx = context.pointer();
         int fd = ibv_context.async_fd(ctx);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment event = arena.allocate(ibv_async_event.layout());
             while (running) {
-                if (!FileDescriptors.waitReadable(fd, WAKE_UP)) {
+                if (!ReadableWait.awaitReadable(fd, WAKE_UP)) {
                     continue;
                 }
                 int rc = (int) GET_ASYNC_EVENT.invokeExact(errno, ctx, event);

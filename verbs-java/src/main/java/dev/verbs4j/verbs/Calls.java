@@ -10,7 +10,7 @@ final class Calls {
     static MemorySegment checkPointer(MemorySegment result, MemorySegment errnoCapture,
                                       String verb, String what) {
         if (result == null || result.equals(MemorySegment.NULL)) {
-            int errno = Errno.read(errnoCapture);
+            int errno = ErrnoCapture.read(errnoCapture);
             throw Hints.exception(what, verb, errno);
         }
         return result;
@@ -22,7 +22,7 @@ final class Calls {
      */
     static void checkStatus(int rc, MemorySegment errnoCapture, String verb, String what) {
         if (rc != 0) {
-            int errno = rc > 0 ? rc : Errno.read(errnoCapture);
+            int errno = rc > 0 ? rc : ErrnoCapture.read(errnoCapture);
             throw Hints.exception(what, verb, errno);
         }
     }

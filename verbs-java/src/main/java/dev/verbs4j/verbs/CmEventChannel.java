@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.ReadableWait;
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
 import dev.verbs4j.bindings.rdma_cm_event;
 import dev.verbs4j.bindings.rdma_cm_id;
@@ -61,10 +63,10 @@ public final class CmEventChannel extends NativeObject {
      */
     public static CmEventChannel create() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment channel = (MemorySegment) CREATE.invokeExact(errno);
             if (CmNative.isNull(channel)) {
-                int e = Errno.read(errno);
+                int e = ErrnoCapture.read(errno);
                 String hint = e == Errno.ENODEV || e == Errno.ENOENT
                         ? "/dev/infiniband/rdma_cm is missing: the kernel has no RDMA CM (modprobe rdma_ucm), "
                         + "or there is no RDMA device; use a host with one or the soft-RoCE rig (ci/rig)"
@@ -165,7 +167,7 @@ public final class CmEventChannel extends NativeObject {
         readerActive = true;
         lock.unlock();
         try {
-            return FileDescriptors.waitReadable(fd, timeout) ? readOne() : null;
+            return ReadableWait.awaitReadable(fd, timeout) ? readOne() : null;
         } finally {
             lock.lock();
             readerActive = false;
@@ -187,7 +189,7 @@ public final class CmEventChannel extends NativeObject {
     /** Reads one event (the fd is readable), copies it and acknowledges it at once. */
     private CmEvent readOne() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             int rc = (int) GET_EVENT.invokeExact(errno, handle(), out);
             Calls.checkStatus(rc, errno, "rdma_get_cm_event", "cannot read an rdma_cm event");
@@ -240,7 +242,7 @@ public final class CmEventChannel extends NativeObject {
     @Override
     void destroy(MemorySegment channel) {
         try (Arena arena = Arena.ofConfined()) {
-            DESTROY.invokeExact(Errno.allocate(arena), channel);
+            DESTROY.invokeExact(ErrnoCapture.allocate(arena), channel);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }

@@ -158,7 +158,7 @@ public final class CmHandshake {
             attr.fill((byte) 0);
             ibv_qp_attr.qp_state(attr, to.value());
             MemorySegment mask = arena.allocate(ValueLayout.JAVA_INT);
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) INIT_QP_ATTR.invokeExact(errno, id.handle(), attr, mask);
             Calls.checkStatus(rc, errno, "rdma_init_qp_attr", "rdma_cm cannot give the " + to
                     + " attributes for " + id);
@@ -175,7 +175,7 @@ public final class CmHandshake {
 
     private static void establish(CmId id) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) ESTABLISH.invokeExact(errno, id.handle());
             Calls.checkStatus(rc, errno, "rdma_establish", "cannot confirm the connection to " + id.peerAddress());
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
 import dev.verbs4j.bindings.ibv_qp_cap;
 import dev.verbs4j.bindings.ibv_qp_init_attr;
@@ -70,7 +71,7 @@ public final class CmId extends NativeObject {
     static CmId create(CmEventChannel channel, CmPortSpace portSpace) {
         Objects.requireNonNull(portSpace, "portSpace");
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             int rc = (int) CREATE_ID.invokeExact(errno, channel.pointer(), out, MemorySegment.NULL, portSpace.value());
             Calls.checkStatus(rc, errno, "rdma_create_id", "cannot create an rdma_cm id (" + portSpace + ")");
@@ -107,7 +108,7 @@ public final class CmId extends NativeObject {
      */
     public void bind(InetSocketAddress local) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) BIND_ADDR.invokeExact(errno, handle(), CmSocketAddresses.toNative(local, arena));
             Calls.checkStatus(rc, errno, "rdma_bind_addr", "cannot bind to " + local);
         } catch (Throwable t) {
@@ -127,7 +128,7 @@ public final class CmId extends NativeObject {
      */
     public void startResolveAddress(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment src = source == null ? MemorySegment.NULL : CmSocketAddresses.toNative(source, arena);
             int rc = (int) RESOLVE_ADDR.invokeExact(errno, handle(), src,
                     CmSocketAddresses.toNative(destination, arena), millis(timeout));
@@ -164,7 +165,7 @@ public final class CmId extends NativeObject {
      */
     public void startResolveRoute(Duration timeout) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) RESOLVE_ROUTE.invokeExact(errno, handle(), millis(timeout));
             Calls.checkStatus(rc, errno, "rdma_resolve_route", "cannot resolve a route to " + peerAddress());
         } catch (Throwable t) {
@@ -195,7 +196,7 @@ public final class CmId extends NativeObject {
      */
     public void listen(int backlog) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) LISTEN.invokeExact(errno, handle(), backlog);
             Calls.checkStatus(rc, errno, "rdma_listen", "cannot listen on " + localAddress());
         } catch (Throwable t) {
@@ -227,10 +228,10 @@ public final class CmId extends NativeObject {
     public void startConnect(CmConnectionParameters parameters) {
         CmPrivateData.check(parameters.privateData(), portSpace, CmPrivateData.Message.CONNECT);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) CONNECT.invokeExact(errno, handle(), parameters.toNative(arena));
             if (rc != 0) {
-                throw connectFailure(rc > 0 ? rc : Errno.read(errno));
+                throw connectFailure(rc > 0 ? rc : ErrnoCapture.read(errno));
             }
         } catch (Throwable t) {
             throw Calls.rethrow(t);
@@ -272,7 +273,7 @@ public final class CmId extends NativeObject {
     public void startAccept(CmConnectionParameters parameters) {
         CmPrivateData.check(parameters.privateData(), portSpace, CmPrivateData.Message.ACCEPT);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) ACCEPT.invokeExact(errno, handle(), parameters.toNative(arena));
             Calls.checkStatus(rc, errno, "rdma_accept", "cannot accept the connection from " + peerAddress());
         } catch (Throwable t) {
@@ -308,7 +309,7 @@ public final class CmId extends NativeObject {
         byte[] data = privateData == null ? new byte[0] : privateData;
         CmPrivateData.check(data, portSpace, CmPrivateData.Message.REJECT);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment native_ = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
             int rc = (int) REJECT.invokeExact(errno, handle(), native_, (byte) data.length);
             Calls.checkStatus(rc, errno, "rdma_reject", "cannot reject the connection from " + peerAddress());
@@ -325,7 +326,7 @@ public final class CmId extends NativeObject {
      */
     public void startDisconnect() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DISCONNECT.invokeExact(errno, handle());
             Calls.checkStatus(rc, errno, "rdma_disconnect", "cannot disconnect from " + peerAddress());
         } catch (Throwable t) {
@@ -423,7 +424,7 @@ public final class CmId extends NativeObject {
                     + ", not on this id's device context: allocate it from cmId.context()");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.layout());
             attr.fill((byte) 0);
             ibv_qp_init_attr.send_cq(attr, init.sendCq.pointer());
@@ -474,7 +475,7 @@ public final class CmId extends NativeObject {
 
     private static void destroyQp(MemorySegment id) {
         try (Arena arena = Arena.ofConfined()) {
-            DESTROY_QP.invokeExact(Errno.allocate(arena), id);
+            DESTROY_QP.invokeExact(ErrnoCapture.allocate(arena), id);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
@@ -540,7 +541,7 @@ public final class CmId extends NativeObject {
             qp.close();
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DESTROY_ID.invokeExact(errno, id);
             Calls.checkStatus(rc, errno, "rdma_destroy_id", "cannot destroy the rdma_cm id");
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import java.util.Map;
 
 /** What the status of a failure event means, and what to do about it. */

@@ -1,7 +1,10 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
 import dev.verbs4j.bindings.ibv_comp_channel;
+import dev.verbs4j.unix.EventFd;
+import dev.verbs4j.unix.ReadableWait;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -35,24 +38,21 @@ public final class CompletionChannel extends NativeObject {
     private final int fd;
     /** errno capture, poll scratch and the two out-pointers of ibv_get_cq_event: waits allocate nothing. */
     private final Arena scratchArena = Arena.ofShared();
-    private final MemorySegment pollScratch = FileDescriptors.scratch(scratchArena);
-    private final MemorySegment errno = Errno.allocate(scratchArena);
+    private final ReadableWait wait = new ReadableWait();
+    private final MemorySegment errno = ErrnoCapture.allocate(scratchArena);
     private final MemorySegment cqOut = scratchArena.allocate(ValueLayout.ADDRESS);
     private final MemorySegment ctxOut = scratchArena.allocate(ValueLayout.ADDRESS);
     /** Cancels a blocked await ({@link #wakeup}): an eventfd polled beside the channel's fd. */
-    private final int wakeFd = FileDescriptors.eventFd();
-    private final MemorySegment wakeOne = scratchArena.allocate(8 + Errno.CAPTURE_LAYOUT.byteSize(), 8);
-    private final MemorySegment wakeDrain = scratchArena.allocate(8 + Errno.CAPTURE_LAYOUT.byteSize(), 8);
+    private final EventFd wake = new EventFd();
 
     CompletionChannel(Context context) {
         super("completion channel", create(context), context);
         this.fd = ibv_comp_channel.fd(handle());
-        wakeOne.set(ValueLayout.JAVA_LONG, 0, 1L);
     }
 
     private static MemorySegment create(Context context) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment ch;
             synchronized (context) { // its close waits: the parent stays valid during the call
                 ch = (MemorySegment) CREATE.invokeExact(errno, context.pointer());
@@ -116,8 +116,8 @@ public final class CompletionChannel extends NativeObject {
     private CompletionQueue await(long timeoutNanos, boolean interruptible) {
         enter(); // a close on another thread wakes this wait (closing) and waits for it to end
         try {
-            if (!FileDescriptors.waitReadable(fd, wakeFd, timeoutNanos, pollScratch, interruptible)) {
-                FileDescriptors.drain(wakeFd, wakeDrain);
+            if (!wait.await(fd, wake.fd(), timeoutNanos, interruptible)) {
+                wake.drain();
                 return null;
             }
             return takeEvent();
@@ -133,7 +133,7 @@ public final class CompletionChannel extends NativeObject {
      * Allocates nothing.
      */
     public void wakeup() {
-        FileDescriptors.signal(wakeFd, wakeOne);
+        wake.signal();
     }
 
     /**
@@ -155,7 +155,7 @@ public final class CompletionChannel extends NativeObject {
         } finally {
             leave();
         }
-        if (rc != 0 && Errno.read(errno) == Errno.EAGAIN) {
+        if (rc != 0 && ErrnoCapture.read(errno) == Errno.EAGAIN) {
             return null;
         }
         Calls.checkStatus(rc, errno, "ibv_get_cq_event", "waiting for a completion event failed");
@@ -189,13 +189,13 @@ public final class CompletionChannel extends NativeObject {
     @Override
     void destroy(MemorySegment ch) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DESTROY.invokeExact(errno, ch);
             Calls.checkStatus(rc, errno, "ibv_destroy_comp_channel", "cannot destroy the completion channel");
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
-        FileDescriptors.close(wakeFd);
+        wake.close();
         scratchArena.close();
     }
 }

@@ -63,7 +63,7 @@ public final class CompletionQueue extends NativeObject {
                     + (context.completionVectors() - 1) + " (num_comp_vectors)");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment ch = channel == null ? MemorySegment.NULL : channel.pointer();
             MemorySegment cq;
             synchronized (context) { // its close waits: the context stays valid during the call
@@ -192,7 +192,7 @@ public final class CompletionQueue extends NativeObject {
 
     private static void ack(MemorySegment cq, int n) {
         try (Arena arena = Arena.ofConfined()) {
-            ACK_CQ_EVENTS.invokeExact(Errno.allocate(arena), cq, n);
+            ACK_CQ_EVENTS.invokeExact(ErrnoCapture.allocate(arena), cq, n);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
         }
@@ -211,7 +211,7 @@ public final class CompletionQueue extends NativeObject {
             }
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DESTROY_CQ.invokeExact(errno, cq);
             Calls.checkStatus(rc, errno, "ibv_destroy_cq", "cannot destroy the CQ");
         } catch (Throwable t) {

@@ -100,7 +100,7 @@ public final class Context extends NativeObject {
 
     private DeviceAttributes query(MemorySegment ctx) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_device_attr.layout());
             int rc = (int) QUERY_DEVICE.invokeExact(errno, ctx, attr);
             Calls.checkStatus(rc, errno, "ibv_query_device", "cannot query device " + name());
@@ -242,7 +242,7 @@ public final class Context extends NativeObject {
             return;
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) CLOSE_DEVICE.invokeExact(errno, ctx);
             Calls.checkStatus(rc, errno, "ibv_close_device", "cannot close " + name());
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -24,7 +24,7 @@ final class GidTable {
         int ports = context.queryDevice().physicalPortCount();
         int capacity = Math.max(1, length * ports);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment entries = arena.allocate(ibv_gid_entry.layout(), capacity);
             long n = (long) QUERY_GID_TABLE.invokeExact(errno, context.pointer(), entries, (long) capacity, 0,
                     ibv_gid_entry.sizeof());

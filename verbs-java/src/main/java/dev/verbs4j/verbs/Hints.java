@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
+
 /** What a user can do about a failing verb: the messages experts give on the mailing lists. */
 final class Hints {
     private Hints() {}

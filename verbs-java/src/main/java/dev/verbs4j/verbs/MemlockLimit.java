@@ -1,10 +1,7 @@
 package dev.verbs4j.verbs;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import dev.verbs4j.unix.LinuxCallException;
+import dev.verbs4j.unix.ResourceLimits;
 
 /**
  * RLIMIT_MEMLOCK of this process: memory registration pins pages, and the pinned total may not
@@ -16,9 +13,6 @@ import java.lang.invoke.MethodHandle;
 public record MemlockLimit(long soft, long hard) {
     /** The value of an unlimited limit ({@code RLIM_INFINITY}). */
     public static final long UNLIMITED = -1;
-    private static final int RLIMIT_MEMLOCK = 8; // Linux, all architectures verbs4j runs on
-    private static final MethodHandle GETRLIMIT = NativeLibraries.libc("getrlimit",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
 
     /**
      * Reads the limit in force now ({@code getrlimit}).
@@ -26,16 +20,11 @@ public record MemlockLimit(long soft, long hard) {
      * @return the process's limit, or 0/0 if getrlimit fails
      */
     public static MemlockLimit current() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
-            MemorySegment rlimit = arena.allocate(16, 8);
-            int rc = (int) GETRLIMIT.invokeExact(errno, RLIMIT_MEMLOCK, rlimit);
-            if (rc != 0) {
-                return new MemlockLimit(0, 0);
-            }
-            return new MemlockLimit(rlimit.get(ValueLayout.JAVA_LONG, 0), rlimit.get(ValueLayout.JAVA_LONG, 8));
-        } catch (Throwable t) {
-            throw Calls.rethrow(t);
+        try {
+            long[] limit = ResourceLimits.get(ResourceLimits.RLIMIT_MEMLOCK);
+            return new MemlockLimit(limit[0], limit[1]);
+        } catch (LinuxCallException e) {
+            return new MemlockLimit(0, 0);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
+
 /**
  * Registration or creation failed with ENOMEM: almost always RLIMIT_MEMLOCK, so the message says
  * the limit and the fix. Immutable.

@@ -54,7 +54,7 @@ public final class MemoryRegion extends NativeObject {
                     + Long.toUnsignedString(maxMrSize) + " per region (max_mr_size)");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment mr;
             synchronized (pd) { // its close waits: the parent stays valid during the call
                 mr = (MemorySegment) REG_MR.invokeExact(errno, pd.pointer(), memory, memory.byteSize(), access);
@@ -128,7 +128,7 @@ public final class MemoryRegion extends NativeObject {
     @Override
     void destroy(MemorySegment mr) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DEREG_MR.invokeExact(errno, mr);
             Calls.checkStatus(rc, errno, "ibv_dereg_mr", "cannot deregister the memory region");
             pd.deregistered(this, lkey);

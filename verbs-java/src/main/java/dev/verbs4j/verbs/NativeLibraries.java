@@ -43,11 +43,6 @@ final class NativeLibraries {
         return LINKER.downcallHandle(find(RdmaCm.LOOKUP, name), descriptor, CAPTURE_ERRNO);
     }
 
-    /** A libc function (strerror, getrlimit, ...), errno captured as well. */
-    static MethodHandle libc(String name, FunctionDescriptor descriptor) {
-        return LINKER.downcallHandle(find(LINKER.defaultLookup(), name), descriptor, CAPTURE_ERRNO);
-    }
-
     private static java.lang.foreign.MemorySegment find(SymbolLookup lookup, String name) {
         return lookup.find(name).orElseThrow(() -> new VerbsException(
                 "symbol " + name + " not found", name, 0,

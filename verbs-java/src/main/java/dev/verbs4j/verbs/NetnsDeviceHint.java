@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

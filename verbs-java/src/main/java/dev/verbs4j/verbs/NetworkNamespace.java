@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Libc;
+import dev.verbs4j.unix.Errno;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -48,20 +50,20 @@ public final class NetworkNamespace implements AutoCloseable {
     private static final int CLONE_NEWNET = 0x40000000;
     private static final int O_RDONLY_CLOEXEC = 0x80000;
     private static final Path NAMED = Path.of("/var/run/netns");
-    private static final MethodHandle OPEN = NativeLibraries.libc("open",
+    private static final MethodHandle OPEN = Libc.function("open",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    private static final MethodHandle SETNS = NativeLibraries.libc("setns",
+    private static final MethodHandle SETNS = Libc.function("setns",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    private static final MethodHandle CLOSE = NativeLibraries.libc("close",
+    private static final MethodHandle CLOSE = Libc.function("close",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final int CLONE_NEWNS = 0x00020000;
     private static final long MS_REC = 0x4000, MS_SLAVE = 1 << 19;
     private static final int MNT_DETACH = 2;
-    private static final MethodHandle UNSHARE = NativeLibraries.libc("unshare",
+    private static final MethodHandle UNSHARE = Libc.function("unshare",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    private static final MethodHandle MOUNT = NativeLibraries.libc("mount", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+    private static final MethodHandle MOUNT = Libc.function("mount", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
-    private static final MethodHandle UMOUNT2 = NativeLibraries.libc("umount2",
+    private static final MethodHandle UMOUNT2 = Libc.function("umount2",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
 
     private final String name;
@@ -249,21 +251,21 @@ public final class NetworkNamespace implements AutoCloseable {
      */
     private static String privateSysfs() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment sys = arena.allocateFrom("/sys");
             if ((int) UNSHARE.invokeExact(errno, CLONE_NEWNS) != 0) {
-                return "unshare(CLONE_NEWNS): " + Errno.name(Errno.read(errno));
+                return "unshare(CLONE_NEWNS): " + Errno.name(ErrnoCapture.read(errno));
             }
             if ((int) MOUNT.invokeExact(errno, arena.allocateFrom("none"), arena.allocateFrom("/"), MemorySegment.NULL,
                     MS_SLAVE | MS_REC, MemorySegment.NULL) != 0) {
-                return "mount --make-rslave /: " + Errno.name(Errno.read(errno));
+                return "mount --make-rslave /: " + Errno.name(ErrnoCapture.read(errno));
             }
             if ((int) UMOUNT2.invokeExact(errno, sys, MNT_DETACH) != 0) {
-                return "umount /sys: " + Errno.name(Errno.read(errno));
+                return "umount /sys: " + Errno.name(ErrnoCapture.read(errno));
             }
             if ((int) MOUNT.invokeExact(errno, arena.allocateFrom("sysfs"), sys, arena.allocateFrom("sysfs"), 0L,
                     MemorySegment.NULL) != 0) {
-                return "mount -t sysfs /sys: " + Errno.name(Errno.read(errno));
+                return "mount -t sysfs /sys: " + Errno.name(ErrnoCapture.read(errno));
             }
             return "";
         } catch (Throwable t) {
@@ -274,15 +276,15 @@ public final class NetworkNamespace implements AutoCloseable {
     /** Moves the calling thread into the namespace bound at {@code path}. */
     private static void enter(Path path) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int fd = (int) OPEN.invokeExact(errno, arena.allocateFrom(path.toString()), O_RDONLY_CLOEXEC);
             if (fd < 0) {
-                int e = Errno.read(errno);
+                int e = ErrnoCapture.read(errno);
                 throw new VerbsException("cannot open network namespace " + path, "open", e, "");
             }
             try {
                 if ((int) SETNS.invokeExact(errno, fd, CLONE_NEWNET) != 0) {
-                    int e = Errno.read(errno);
+                    int e = ErrnoCapture.read(errno);
                     throw new VerbsException("cannot join network namespace " + path, "setns", e,
                             e == Errno.EPERM ? "joining a network namespace needs CAP_SYS_ADMIN (run as root)"
                                     : e == Errno.EINVAL ? path + " is not a network namespace" : "");

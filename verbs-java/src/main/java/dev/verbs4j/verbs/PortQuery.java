@@ -25,7 +25,7 @@ final class PortQuery {
             MemorySegment attr = arena.allocate(ibv_port_attr.layout()); // zeroed
             MemorySegment queryPort = ExtendedContext.function(ctx, verbs_context.query_port$offset());
             int rc;
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             if (queryPort != null) {
                 rc = verbs_context.query_port.invoke(queryPort, ctx, (byte) port, attr, ibv_port_attr.sizeof());
             } else {

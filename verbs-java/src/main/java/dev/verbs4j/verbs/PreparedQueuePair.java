@@ -31,6 +31,8 @@ public final class PreparedQueuePair implements AutoCloseable {
     private final Integer maxDestRdAtomic;
     private final Integer minRnrTimer;
     private boolean handedOver;
+    /** Moved to INIT early, so receives could be posted before the peer can send. */
+    private boolean initialized;
 
     PreparedQueuePair(QueuePair qp, int port, GidEntry gid, QueuePairEndpoint endpoint, Set<Access> remoteAccess,
                       RtsAttributes rts, Integer maxDestRdAtomic, Integer minRnrTimer) {
@@ -83,8 +85,32 @@ public final class PreparedQueuePair implements AutoCloseable {
     }
 
     /**
-     * RC or UC: INIT, RTR against {@code remote}, RTS. The path MTU is the smaller of ours and
-     * the peer's.
+     * Receives posted before {@link #connect}, so that the peer's first messages find them: the QP
+     * goes to INIT now (receives may be posted from INIT on) and {@link #connect} goes on from
+     * there. RC and UC only.
+     *
+     * @param chainLength    receive requests per post, as {@link QueuePair#prepareReceive}
+     * @param sgesPerRequest scatter/gather entries per request
+     * @return the prepared receives, owned by the caller (close them before the QP)
+     * @throws IllegalStateException    when this QP was already connected, activated or released
+     * @throws IllegalArgumentException on a UD QP
+     * @throws VerbsException           when the INIT transition fails (the QP stays prepared in RESET)
+     */
+    public synchronized PreparedReceive prepareReceive(int chainLength, int sgesPerRequest) {
+        if (qp.type() == QpType.UD) {
+            throw new IllegalArgumentException("a UD QP posts its receives after activate()");
+        }
+        checkNotHandedOver();
+        if (!initialized) {
+            qp.toInit(InitAttributes.connected(port, remoteAccess));
+            initialized = true;
+        }
+        return qp.prepareReceive(chainLength, sgesPerRequest);
+    }
+
+    /**
+     * RC or UC: INIT (unless {@link #prepareReceive} did it), RTR against {@code remote}, RTS.
+     * The path MTU is the smaller of ours and the peer's.
      *
      * @param remote the peer's endpoint, as its {@link #endpoint()} made it
      * @return the QP in RTS, now owned by the caller
@@ -105,7 +131,9 @@ public final class PreparedQueuePair implements AutoCloseable {
         }
         handedOver = true;
         try {
-            qp.toInit(InitAttributes.connected(port, remoteAccess));
+            if (!initialized) {
+                qp.toInit(InitAttributes.connected(port, remoteAccess));
+            }
             PathMtu mtu = remote.mtu().value() < endpoint.mtu().value() ? remote.mtu() : endpoint.mtu();
             RtrAttributes.Builder rtr = RtrAttributes.builder().remote(addressOf(remote)).pathMtu(mtu)
                     .destQpNumber(remote.qpNumber()).rqPsn(remote.psn());

@@ -35,7 +35,7 @@ public final class ProtectionDomain extends NativeObject {
 
     private static MemorySegment alloc(Context context) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment pd;
             synchronized (context) { // its close waits: the parent stays valid during the call
                 pd = (MemorySegment) ALLOC_PD.invokeExact(errno, context.pointer());
@@ -188,7 +188,7 @@ public final class ProtectionDomain extends NativeObject {
     @Override
     void destroy(MemorySegment pd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DEALLOC_PD.invokeExact(errno, pd);
             Calls.checkStatus(rc, errno, "ibv_dealloc_pd", "cannot free the protection domain");
         } catch (Throwable t) {

@@ -114,7 +114,7 @@ public final class QueuePair extends NativeObject {
             init.srq.enter();
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_init_attr.layout());
             ibv_qp_init_attr.send_cq(attr, init.sendCq.pointer());
             ibv_qp_init_attr.recv_cq(attr, init.recvCq.pointer());
@@ -374,7 +374,7 @@ public final class QueuePair extends NativeObject {
     }
 
     private void modify(Arena arena, QpState from, QpState to, MemorySegment attr, int mask) {
-        MemorySegment errno = Errno.allocate(arena);
+        MemorySegment errno = ErrnoCapture.allocate(arena);
         int rc;
         try {
             rc = (int) MODIFY_QP.invokeExact(errno, handle(), attr, mask);
@@ -382,7 +382,7 @@ public final class QueuePair extends NativeObject {
             throw Calls.rethrow(t);
         }
         if (rc != 0) {
-            int e = rc > 0 ? rc : Errno.read(errno);
+            int e = rc > 0 ? rc : ErrnoCapture.read(errno);
             throw new VerbsException("cannot move " + type + " QP 0x" + Integer.toHexString(qpNumber) + " from " + from
                     + " to " + to + " (mask " + QpAttrMask.describe(mask) + ")", "ibv_modify_qp", e,
                     Hints.hint("ibv_modify_qp", e));
@@ -400,7 +400,7 @@ public final class QueuePair extends NativeObject {
      */
     public synchronized QpAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_qp_attr.layout());
             MemorySegment init = arena.allocate(ibv_qp_init_attr.layout());
             int rc = (int) QUERY_QP.invokeExact(errno, handle(), attr, QUERY_ALL, init);
@@ -483,7 +483,7 @@ public final class QueuePair extends NativeObject {
             destroyer.destroy(qp);
         } else {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment errno = Errno.allocate(arena);
+                MemorySegment errno = ErrnoCapture.allocate(arena);
                 int rc = (int) DESTROY_QP.invokeExact(errno, qp);
                 Calls.checkStatus(rc, errno, "ibv_destroy_qp", "cannot destroy QP 0x" + Integer.toHexString(qpNumber));
             } catch (Throwable t) {

@@ -59,7 +59,7 @@ public final class SharedReceiveQueue extends NativeObject {
                     + "(max_srq_sge), asked for " + maxSge);
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment init = arena.allocate(ibv_srq_init_attr.layout());
             MemorySegment attr = ibv_srq_init_attr.attr(init);
             ibv_srq_attr.max_wr(attr, maxWorkRequests);
@@ -117,7 +117,7 @@ public final class SharedReceiveQueue extends NativeObject {
             throw new IllegalArgumentException("SRQ limit must be in 0.." + maxWorkRequests + ", got " + limit);
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
             ibv_srq_attr.srq_limit(attr, limit);
             int rc = (int) MODIFY_SRQ.invokeExact(errno, handle(), attr, SRQ_LIMIT);
@@ -136,7 +136,7 @@ public final class SharedReceiveQueue extends NativeObject {
      */
     public synchronized SrqAttributes query() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment attr = arena.allocate(ibv_srq_attr.layout());
             int rc = (int) QUERY_SRQ.invokeExact(errno, handle(), attr);
             Calls.checkStatus(rc, errno, "ibv_query_srq", "cannot query the SRQ");
@@ -173,7 +173,7 @@ public final class SharedReceiveQueue extends NativeObject {
     @Override
     void destroy(MemorySegment srq) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             int rc = (int) DESTROY_SRQ.invokeExact(errno, srq);
             Calls.checkStatus(rc, errno, "ibv_destroy_srq", "cannot destroy the SRQ");
         } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
 import dev.verbs4j.bindings.ibv_device;
 import java.lang.foreign.Arena;
@@ -90,11 +91,11 @@ public final class Verbs {
 
     private static void withDeviceList(DeviceVisitor visitor) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
             MemorySegment list = (MemorySegment) GET_DEVICE_LIST.invokeExact(errno, count);
             if (list.equals(MemorySegment.NULL)) {
-                int e = Errno.read(errno);
+                int e = ErrnoCapture.read(errno);
                 LOG.debug("ibv_get_device_list returned NULL ({}): no devices", Errno.name(e));
                 return;
             }
@@ -123,7 +124,7 @@ public final class Verbs {
 
     private static Context openDevice(MemorySegment device, DeviceInfo info) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errno = Errno.allocate(arena);
+            MemorySegment errno = ErrnoCapture.allocate(arena);
             MemorySegment ctx = (MemorySegment) OPEN_DEVICE.invokeExact(errno, device);
             Calls.checkPointer(ctx, errno, "ibv_open_device", "cannot open RDMA device " + info.name());
             return new Context(ctx, info);

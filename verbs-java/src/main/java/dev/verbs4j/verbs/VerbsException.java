@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
+
 /**
  * A verb failed. Carries the errno, the name of the failing verb and, where one is known, a hint
  * on what to do about it. The message joins all three, e.g.

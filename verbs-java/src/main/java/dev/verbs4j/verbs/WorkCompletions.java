@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.ibv_wc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

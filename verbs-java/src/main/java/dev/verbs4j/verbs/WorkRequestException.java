@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.Errno;
+
 /**
  * Posting a chain of work requests failed ({@code ibv_post_send}, {@code ibv_post_recv} or
  * {@code ibv_post_srq_recv}). The requests before {@link #index()} were posted and will complete;

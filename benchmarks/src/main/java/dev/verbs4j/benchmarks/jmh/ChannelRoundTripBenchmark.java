@@ -1,13 +1,13 @@
 package dev.verbs4j.benchmarks.jmh;
 
+import dev.verbs4j.benchmarks.modes.LoopbackChannelPair;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
-import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.ReceiveBuffer;
 import dev.verbs4j.guest.TransportPreference;
-import dev.verbs4j.benchmarks.modes.LoopbackChannelPair;
+import dev.verbs4j.loop.CompletionMode;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.verbs4j.benchmarks.modes;
 
-import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.loop.CompletionMode;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;

@@ -2,9 +2,9 @@ package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.guest.Channel;
-import dev.verbs4j.guest.ChannelConnector;
-import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.ReceiveBuffer;
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;

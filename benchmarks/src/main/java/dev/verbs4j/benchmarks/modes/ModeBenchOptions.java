@@ -1,8 +1,8 @@
 package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.loop.CompletionMode;
 
 /** What {@code verbs4j mode-bench} was asked ({@link ModeBenchCommand}): role, transport, completion mode, size and counts. */
 record ModeBenchOptions(boolean server, String host, String bind, int port, TransportPreference transport,

@@ -1,7 +1,7 @@
 package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.guest.CompletionMode;
+import dev.verbs4j.loop.CompletionMode;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

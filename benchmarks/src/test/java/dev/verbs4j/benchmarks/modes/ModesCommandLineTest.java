@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.examples.cli.Cli;
-import dev.verbs4j.guest.CompletionMode;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.loop.CompletionMode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;

@@ -15,7 +15,7 @@ class JitQuietTest {
     void runningAndQueuedCompilesAreCounted() {
         String queue = """
                 Current compiles:\s
-                C2 CompilerThread0 1043   !         dev.verbs4j.guest.loop.CompletionLoop::drive (413 bytes)
+                C2 CompilerThread0 1043   !         dev.verbs4j.loop.CompletionLoop::drive (413 bytes)
 
                 C2 compile queue:
                 1088       dev.verbs4j.guest.transport.ChannelBase::send (35 bytes)

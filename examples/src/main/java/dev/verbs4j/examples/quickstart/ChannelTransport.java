@@ -2,10 +2,10 @@ package dev.verbs4j.examples.quickstart;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.ChannelConnector;
 import dev.verbs4j.guest.ChannelMessage;
-import dev.verbs4j.guest.ChannelServer;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.guest.bootstrap.ChannelConnector;
+import dev.verbs4j.guest.bootstrap.ChannelServer;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;

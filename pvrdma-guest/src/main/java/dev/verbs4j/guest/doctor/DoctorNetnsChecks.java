@@ -1,5 +1,8 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.NetnsMode;
+import dev.verbs4j.guest.probe.RdmaCmReadiness;
+
 /** The doctor's checks about RDMA in network namespaces beyond the mode and the device list. */
 final class DoctorNetnsChecks {
     private DoctorNetnsChecks() {}

@@ -1,5 +1,12 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.KernelInfo;
+import dev.verbs4j.guest.probe.PciFunction;
+import dev.verbs4j.guest.probe.ProviderInfo;
+import dev.verbs4j.guest.probe.ProviderLimits;
+import dev.verbs4j.guest.probe.RdmaCoreInfo;
+import dev.verbs4j.guest.probe.RdmaNetns;
+import dev.verbs4j.guest.probe.RdmaPort;
 import dev.verbs4j.verbs.GidEntry;
 import java.util.List;
 

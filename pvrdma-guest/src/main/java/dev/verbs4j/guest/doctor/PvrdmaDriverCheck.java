@@ -1,5 +1,8 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.KernelInfo;
+import dev.verbs4j.guest.probe.PciFunction;
+import dev.verbs4j.guest.probe.PvrdmaDriverFacts;
 import java.util.Optional;
 import java.util.stream.Collectors;
 

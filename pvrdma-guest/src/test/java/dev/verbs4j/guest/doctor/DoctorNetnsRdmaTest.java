@@ -1,5 +1,8 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.NetnsMode;
+import dev.verbs4j.guest.probe.RdmaNetns;
+import dev.verbs4j.guest.probe.SysfsRoot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

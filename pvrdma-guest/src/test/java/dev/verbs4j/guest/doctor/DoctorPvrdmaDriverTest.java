@@ -1,5 +1,6 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.PvrdmaDriverFacts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,11 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.NetnsMode;
+import dev.verbs4j.guest.probe.ProviderInfo;
+import dev.verbs4j.guest.probe.ProviderLimits;
+import dev.verbs4j.guest.probe.RdmaNetns;
+import dev.verbs4j.guest.probe.RdmaProvider;
+import dev.verbs4j.guest.probe.SysfsRoot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

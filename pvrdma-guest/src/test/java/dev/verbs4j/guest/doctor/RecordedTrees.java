@@ -1,5 +1,12 @@
 package dev.verbs4j.guest.doctor;
 
+import dev.verbs4j.guest.probe.KernelInfo;
+import dev.verbs4j.guest.probe.LibibverbsView;
+import dev.verbs4j.guest.probe.ProviderInfo;
+import dev.verbs4j.guest.probe.RdmaCoreInfo;
+import dev.verbs4j.guest.probe.RdmaDeviceScan;
+import dev.verbs4j.guest.probe.RdmaNetns;
+import dev.verbs4j.guest.probe.SysfsRoot;
 import dev.verbs4j.verbs.MemlockLimit;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
