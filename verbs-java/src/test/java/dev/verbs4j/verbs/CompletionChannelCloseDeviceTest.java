@@ -75,7 +75,8 @@ class CompletionChannelCloseDeviceTest {
     /** Waits until {@code waiter} is inside the poll(2) of an await (its stack shows it). */
     private static void awaitBlockedInPoll(Thread waiter) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (Arrays.stream(waiter.getStackTrace()).noneMatch(f -> f.getMethodName().equals("waitReadable"))) {
+        while (Arrays.stream(waiter.getStackTrace()).noneMatch(f -> f.getClassName().endsWith(".ReadableWait")
+                && f.getMethodName().equals("await"))) {
             if (System.nanoTime() > deadline || !waiter.isAlive()) {
                 fail("the waiter never blocked in await: " + Arrays.toString(waiter.getStackTrace()));
             }
