@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
@@ -72,6 +73,8 @@ public final class NvmfController implements AutoCloseable {
     private KeepAliveTimer keepAlive;
     private volatile Thread progress;
     private volatile boolean closing;
+    /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
+    private final AtomicBoolean closed = new AtomicBoolean();
     private int nextQueue;
 
     /** The protection domain and the registered admin data buffer, made when the admin queue's id has a device. */
@@ -798,6 +801,7 @@ public final class NvmfController implements AutoCloseable {
      * Normal shutdown (CC.SHN) when the controller still works, then stops the keep-alive timer and
      * progress thread, disconnects every queue and closes the buffers still open. A shutdown the
      * target does not complete is skipped: a target that went away leaves nothing to shut down.
+     * Closing again does nothing.
      */
     @Override
     public void close() {
@@ -805,6 +809,9 @@ public final class NvmfController implements AutoCloseable {
     }
 
     private void closeQuietly(boolean shutdown) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         closing = true;
         if (progress != null) {
             wakeProgress();
