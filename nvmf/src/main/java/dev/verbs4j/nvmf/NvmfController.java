@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
@@ -67,11 +68,14 @@ public final class NvmfController implements AutoCloseable {
     private final int controllerId;
     private final ControllerIdentity identity;
     private final long maxTransferBytes;
-    private final int[] blockSizes = new int[1025];
+    /** What Identify Namespace last reported, by nsid: the block size and the size every I/O is checked against. */
+    private final NamespaceIdentity[] namespaces = new NamespaceIdentity[1025];
     private final Set<IoBuffer> buffers = ConcurrentHashMap.newKeySet();
     private KeepAliveTimer keepAlive;
     private volatile Thread progress;
     private volatile boolean closing;
+    /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
+    private final AtomicBoolean closed = new AtomicBoolean();
     private int nextQueue;
 
     /** The protection domain and the registered admin data buffer, made when the admin queue's id has a device. */
@@ -290,7 +294,8 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
-     * Identify Namespace, asked now (its block size is remembered for I/O).
+     * Identify Namespace, asked now (its block size and size are remembered for I/O, which is
+     * refused before it is sent when it reaches past that size).
      *
      * @param nsid the namespace id
      * @return what the controller reports; a size of 0 for an inactive namespace
@@ -299,22 +304,23 @@ public final class NvmfController implements AutoCloseable {
      */
     public NamespaceIdentity namespace(int nsid) {
         NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
-        if (nsid > 0 && nsid < blockSizes.length) {
-            blockSizes[nsid] = ns.blockSize();
+        if (nsid > 0 && nsid < namespaces.length) {
+            namespaces[nsid] = ns;
         }
         return ns;
     }
 
-    private int blockSize(int nsid) {
-        int bs = nsid > 0 && nsid < blockSizes.length ? blockSizes[nsid] : 0;
-        if (bs == 0) {
-            bs = namespace(nsid).blockSize();
-            if (bs == 0) {
+    /** The namespace as Identify reported it (asked on first use), or InvalidNamespaceException when it is not active. */
+    private NamespaceIdentity activeNamespace(int nsid) {
+        NamespaceIdentity ns = nsid > 0 && nsid < namespaces.length ? namespaces[nsid] : null;
+        if (ns == null || ns.blockSize() == 0) {
+            ns = namespace(nsid);
+            if (ns.blockSize() == 0) {
                 throw new InvalidNamespaceException("Identify Namespace " + nsid, 0x0B, NvmeStatus.INVALID_NAMESPACE,
                         "the controller reports no such active namespace");
             }
         }
-        return bs;
+        return ns;
     }
 
     /**
@@ -360,6 +366,7 @@ public final class NvmfController implements AutoCloseable {
      * @param buffer     where the data lands
      * @param offset     byte offset in the buffer
      * @throws IllegalArgumentException  when {@code blocks} is less than 1
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer at {@code offset}
      * @throws NvmeStatusException       when the target completes a command with an error status
      *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
@@ -379,6 +386,7 @@ public final class NvmfController implements AutoCloseable {
      * @param buffer     where the data comes from
      * @param offset     byte offset in the buffer
      * @throws IllegalArgumentException  when {@code blocks} is less than 1
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer at {@code offset}
      * @throws NvmeStatusException       when the target completes a command with an error status
      *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
@@ -409,6 +417,7 @@ public final class NvmfController implements AutoCloseable {
      * @param startBlock the first logical block
      * @param blocks     how many blocks, at least 1
      * @throws IllegalArgumentException when {@code blocks} is less than 1
+     * @throws LbaOutOfRangeException   when a block lies past the namespace's size (nothing is sent)
      * @throws NvmeStatusException       when the target completes a command with an error status
      *                                   ({@link LbaOutOfRangeException}, {@link InvalidNamespaceException}, ...)
      * @throws NvmfTimeoutException      when a command gets no response within the timeout
@@ -422,7 +431,11 @@ public final class NvmfController implements AutoCloseable {
         if (blocks < 1) {
             throw new IllegalArgumentException("block count must be >= 1, got " + blocks);
         }
-        int bs = blockSize(nsid);
+        NamespaceIdentity ns = activeNamespace(nsid);
+        if (opcode != Opcodes.NVM_FLUSH) {
+            NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks); // before any part of it is sent
+        }
+        int bs = ns.blockSize();
         int maxBlocks = MAX_NLB;
         MemoryRegion data = null;
         if (buffer != null) {
@@ -463,6 +476,7 @@ public final class NvmfController implements AutoCloseable {
      * @param tag        passed to the callback as it is
      * @return true when submitted; false when that queue has every slot in flight (poll, then try again)
      * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer, or {@code queue} does not exist
      * @throws NvmfTransportException    when the connection is broken
      */
@@ -484,6 +498,7 @@ public final class NvmfController implements AutoCloseable {
      * @param tag        passed to the callback as it is
      * @return true when submitted; false when that queue has every slot in flight
      * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer, or {@code queue} does not exist
      * @throws NvmfTransportException    when the connection is broken
      */
@@ -494,12 +509,14 @@ public final class NvmfController implements AutoCloseable {
 
     private boolean submit(int queue, int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                            IoCallback callback, long tag) {
-        int bs = blockSize(nsid);
+        NamespaceIdentity ns = activeNamespace(nsid);
+        int bs = ns.blockSize();
         int length = blocks * bs;
         if (blocks < 1 || length > maxTransferBytes) {
             throw new IllegalArgumentException("one command moves 1.." + (maxTransferBytes / bs) + " blocks (MDTS), asked for "
                     + blocks + "; the synchronous read/write split larger transfers");
         }
+        NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks);
         buffer.check(offset, length);
         IoQueue q = io[queue];
         boolean posted;
@@ -538,6 +555,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws IllegalStateException     when {@code request} is still in flight
      * @throws IllegalArgumentException  when {@code blocks} is out of range, or the request belongs to
      *                                   another controller
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      * @throws NvmfTransportException    when the connection is broken
@@ -560,6 +578,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws IllegalStateException     when {@code request} is still in flight
      * @throws IllegalArgumentException  when {@code blocks} is out of range, or the request belongs to
      *                                   another controller
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      * @throws NvmfTransportException    when the connection is broken
@@ -597,6 +616,7 @@ public final class NvmfController implements AutoCloseable {
      * @return a new future: completes when the Read does; completes exceptionally with the
      *         {@link NvmfException} that failed it. Without a progress thread, {@link #poll()} completes it
      * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      */
@@ -616,6 +636,7 @@ public final class NvmfController implements AutoCloseable {
      * @return a new future: completes when the Write does, or exceptionally with the
      *         {@link NvmfException} that failed it
      * @throws IllegalArgumentException  when {@code blocks} is out of range
+     * @throws LbaOutOfRangeException    when a block lies past the namespace's size (nothing is sent)
      * @throws IndexOutOfBoundsException when the data does not fit the buffer
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      */
@@ -798,6 +819,7 @@ public final class NvmfController implements AutoCloseable {
      * Normal shutdown (CC.SHN) when the controller still works, then stops the keep-alive timer and
      * progress thread, disconnects every queue and closes the buffers still open. A shutdown the
      * target does not complete is skipped: a target that went away leaves nothing to shut down.
+     * Closing again does nothing.
      */
     @Override
     public void close() {
@@ -805,6 +827,9 @@ public final class NvmfController implements AutoCloseable {
     }
 
     private void closeQuietly(boolean shutdown) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         closing = true;
         if (progress != null) {
             wakeProgress();

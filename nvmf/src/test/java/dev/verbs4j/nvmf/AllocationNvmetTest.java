@@ -190,11 +190,20 @@ class AllocationNvmetTest {
             assertNull(r.get());
             assertTrue(r.isDone());
 
-            // A failed I/O: ExecutionException from get, the NvmfException itself from await.
-            c.submitRead(r, 1, size, blocks, buf, 0);
-            ExecutionException e = assertThrows(ExecutionException.class, r::get);
-            NvmeStatusException status = assertInstanceOf(NvmeStatusException.class, e.getCause());
-            assertSame(status, assertThrows(NvmeStatusException.class, r::await));
+            // A failed I/O (the target's namespace disabled for the while): ExecutionException from get, the
+            // NvmfException itself from await.
+            String enable = "/sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn() + "/namespaces/1/enable";
+            NvmetRig.sh("echo 0 > " + enable);
+            try {
+                c.submitRead(r, 1, 0, blocks, buf, 0);
+                ExecutionException e = assertThrows(ExecutionException.class, r::get);
+                NvmeStatusException status = assertInstanceOf(NvmeStatusException.class, e.getCause());
+                assertSame(status, assertThrows(NvmeStatusException.class, r::await));
+            } finally {
+                NvmetRig.sh("echo 1 > " + enable);
+            }
+            // A range past the end is refused before it is sent, and leaves the request submittable.
+            assertThrows(LbaOutOfRangeException.class, () -> c.submitRead(r, 1, size, blocks, buf, 0));
 
             // Resubmitting the done request clears the failure.
             c.submitRead(r, 1, 0, blocks, buf, 0).await();

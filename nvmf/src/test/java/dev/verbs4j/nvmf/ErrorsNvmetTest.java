@@ -2,11 +2,12 @@ package dev.verbs4j.nvmf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
 
 /** Bad input and failures against the rig's target: named exceptions, no hang, the controller usable after. */
 @Tag("rdma-nvmet")
@@ -27,28 +29,51 @@ class ErrorsNvmetTest {
 
     @Test
     @Order(1)
-    void outOfRangeLbaAndUnknownNamespaceAreNamedAndTheControllerGoesOn() {
+    void outOfRangeLbaIsRefusedBeforeSendingAndUnknownNamespaceIsNamed() {
         try (NvmfController c = NvmfController.connect(NvmetRig.options());
-             IoBuffer buf = c.allocateBuffer(4096)) {
+             IoBuffer buf = c.allocateBuffer(512 * 512);
+             IoBuffer check = c.allocateBuffer(512 * 512)) {
             long size = c.namespace(1).size();
-            assertBeyondTheEnd(assertThrows(NvmeStatusException.class, () -> c.read(1, size, 8, buf, 0)));
-            assertBeyondTheEnd(assertThrows(NvmeStatusException.class, () -> c.write(1, size - 4, 8, buf, 0)));
+            long deviceErrors = endOfDeviceMessages();
+            c.writeZeroes(1, size - 256, 256);
+            buf.segment().fill((byte) 0x5A);
+            // wholly past the end, and across it: one command, and a transfer split at MDTS whose first
+            // commands alone would fit
+            assertRefused(size, 8, () -> c.read(1, size, 8, buf, 0));
+            assertRefused(size - 4, 8, () -> c.write(1, size - 4, 8, buf, 0));
+            assertRefused(size - 256, 512, () -> c.write(1, size - 256, 512, buf, 0));
+            assertRefused(size - 256, 512, () -> c.read(1, size - 256, 512, buf, 0));
+            assertRefused(size - 8, 16, () -> c.writeZeroes(1, size - 8, 16));
+            assertRefused(size + 1000, 1, () -> c.submitRead(0, 1, size + 1000, 1, buf, 0, (tag, e) -> fail("sent"), 0));
+            assertRefused(size - 1, 2, () -> c.readAsync(1, size - 1, 2, buf, 0));
+            assertRefused(Long.MAX_VALUE, 8, () -> c.read(1, Long.MAX_VALUE, 8, buf, 0));
+            // nothing reached the target: the blocks before the end are still zero, and its block device
+            // saw no access past its end
+            c.read(1, size - 256, 256, check, 0);
+            assertEquals(-1, check.segment().asSlice(0, 256 * 512).mismatch(MemorySegment.ofArray(new byte[256 * 512])),
+                    "a refused write reached the namespace");
+            assertEquals(deviceErrors, endOfDeviceMessages(), "the target's device saw an access past its end");
+            assertEquals(0, c.poll(), "a refused submission completed");
             assertThrows(InvalidNamespaceException.class, () -> c.read(7, 0, 1, buf, 0));
-            assertThrows(IndexOutOfBoundsException.class, () -> c.read(1, 0, 16, buf, 0));
-            c.read(1, 0, 8, buf, 0);                     // still works
+            assertThrows(IndexOutOfBoundsException.class, () -> c.read(1, 0, 1024, buf, 0));
+            c.read(1, size - 8, 8, buf, 0);                // the last blocks, and the controller still works
             assertNull(c.failure());
         }
     }
 
-    /**
-     * nvmet on 6.1 does not range-check LBAs on a block-device namespace: the bio past the end
-     * fails and it answers Internal Error with DNR, where the spec has LBA Out of Range (which
-     * decodes to LbaOutOfRangeException; see ResponseDecodingTest). Either is a named, final error.
-     */
-    private static void assertBeyondTheEnd(NvmeStatusException e) {
-        assertTrue(e.status() == NvmeStatus.LBA_OUT_OF_RANGE || e.status() == NvmeStatus.INTERNAL_ERROR, e::toString);
-        assertEquals(e.status() == NvmeStatus.LBA_OUT_OF_RANGE, e instanceof LbaOutOfRangeException);
+    private static void assertRefused(long startBlock, long blocks, Executable io) {
+        LbaOutOfRangeException e = assertThrows(LbaOutOfRangeException.class, io);
+        assertEquals(NvmeStatus.LBA_OUT_OF_RANGE, e.status());
         assertTrue(e.doNotRetry(), e::toString);
+        assertTrue(e.getMessage().contains("(count " + blocks + ")") && e.getMessage().contains(
+                startBlock + (startBlock > Long.MAX_VALUE - blocks ? "" : ".." + (startBlock + blocks - 1))), e::getMessage);
+        assertTrue(e.getMessage().contains("namespace 1, which has "), e::getMessage);
+        assertTrue(e.getMessage().contains("not sent"), e::getMessage);
+    }
+
+    /** The kernel's reports of a bio past the end of a block device (the target's namespace is one). */
+    private static long endOfDeviceMessages() {
+        return NvmetRig.sh("dmesg").lines().filter(l -> l.contains("beyond end of device")).count();
     }
 
     @Test
@@ -101,12 +126,6 @@ class ErrorsNvmetTest {
             assertNull(error.get());
             assertArrayEquals(w.segment().asSlice(0, depth * 4096L).toArray(ValueLayout.JAVA_BYTE),
                     r.segment().asSlice(0, depth * 4096L).toArray(ValueLayout.JAVA_BYTE));
-            CompletableFuture<Void> f = c.readAsync(1, c.namespace(1).size(), 1, r, 0);
-            while (!f.isDone()) {
-                c.poll();
-            }
-            ExecutionException ee = assertThrows(ExecutionException.class, f::get);
-            assertBeyondTheEnd(assertInstanceOf(NvmeStatusException.class, ee.getCause()));
         }
     }
 

@@ -36,7 +36,8 @@ public final class IoQueue implements CommandListener {
         return queue;
     }
 
-    private static String name(int opcode) {
+    /** The command's name in messages: "Read", "Write"... */
+    public static String name(int opcode) {
         return switch (opcode) {
             case Opcodes.NVM_READ -> "Read";
             case Opcodes.NVM_WRITE -> "Write";
