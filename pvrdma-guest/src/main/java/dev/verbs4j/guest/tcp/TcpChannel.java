@@ -20,7 +20,6 @@ import dev.verbs4j.unix.NativeSocket;
 import dev.verbs4j.loop.CompletionLoop;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -62,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * {@link #DIRECT_LINGER_NANOS} after the last such receive, as the next one likely follows; then
  * the loop reads it again. Whoever reads holds {@link #reading}, which guards {@link #inbound}.
  */
-public final class TcpChannel extends ChannelBase implements FdHandler, TcpInbound.Frames {
+public final class TcpChannel extends ChannelBase implements FdHandler, TcpInbound.Frames, TcpFrame.Handler {
     private static final Logger LOG = LoggerFactory.getLogger(TcpChannel.class);
     private static final int READS_PER_PASS = 16;
     /**
@@ -771,30 +770,48 @@ public final class TcpChannel extends ChannelBase implements FdHandler, TcpInbou
 
     @Override
     public void frame(MemorySegment in, long at, int length) {
-        byte type = in.get(ValueLayout.JAVA_BYTE, at);
-        switch (type) {
-            case TcpFrame.MESSAGE -> {
-                boolean hasImmediate = (in.get(ValueLayout.JAVA_BYTE, at + 1) & 1) != 0;
-                int immediate = in.get(TcpFrame.INT, at + 2);
-                inbox.deliver(this, in, at + 6, length - 6, hasImmediate, immediate);
-            }
-            case TcpFrame.WRITE -> serveWrite(in, in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
-                    in.get(TcpFrame.INT, at + 17), at + 21, length - 21);
-            case TcpFrame.READ -> serveRead(in.get(TcpFrame.LONG, at + 1), in.get(TcpFrame.LONG, at + 9),
-                    in.get(TcpFrame.INT, at + 17), in.get(TcpFrame.INT, at + 21));
-            case TcpFrame.WRITE_DONE -> finish(in.get(TcpFrame.LONG, at + 1), in.get(ValueLayout.JAVA_BYTE, at + 9));
-            case TcpFrame.READ_DONE -> {
-                long id = in.get(TcpFrame.LONG, at + 1);
-                byte status = in.get(ValueLayout.JAVA_BYTE, at + 9);
-                MemorySegment target = readTargets.remove(id);
-                if (status == TcpFrame.STATUS_OK && target != null) {
-                    MemorySegment.copy(in, at + 10, target, 0, Math.min(target.byteSize(), length - 10));
-                }
-                finish(id, status);
-            }
-            case TcpFrame.CLOSE -> end(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
-            default -> lost(new IllegalStateException("unknown frame type " + type));
+        TcpFrame.decode(in, at, length, this);
+    }
+
+    // ---- the frames' fields (TcpFrame.Handler, under reading) ----------------------------------
+
+    @Override
+    public void message(MemorySegment in, long payloadAt, int length, boolean hasImmediate, int immediate) {
+        inbox.deliver(this, in, payloadAt, length, hasImmediate, immediate);
+    }
+
+    @Override
+    public void writeRequest(long id, long address, int key, MemorySegment in, long payloadAt, int length) {
+        serveWrite(in, id, address, key, payloadAt, length);
+    }
+
+    @Override
+    public void readRequest(long id, long address, int key, int length) {
+        serveRead(id, address, key, length);
+    }
+
+    @Override
+    public void writeDone(long id, byte status) {
+        finish(id, status);
+    }
+
+    @Override
+    public void readDone(long id, byte status, MemorySegment in, long payloadAt, int length) {
+        MemorySegment target = readTargets.remove(id);
+        if (status == TcpFrame.STATUS_OK && target != null) {
+            MemorySegment.copy(in, payloadAt, target, 0, Math.min(target.byteSize(), length));
         }
+        finish(id, status);
+    }
+
+    @Override
+    public void peerClosed() {
+        end(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
+    }
+
+    @Override
+    public void unknownType(byte type) {
+        lost(new IllegalStateException("unknown frame type " + type));
     }
 
     private void serveWrite(MemorySegment in, long id, long address, int key, long payloadAt, int length) {
