@@ -17,7 +17,7 @@
  *     holder of the reading lock takes it to answer the peer ({@code OneSidedAccess}) or to send
  *     (a listener that answers), and ending the channel takes it (to wait out a sender).
  * <li><b>interest lock</b> ({@code SocketInterest}): guards the socket's epoll entry, who reads
- *     its input and the linger timer. Taken briefly, inside either of the others.
+ *     its input and the linger timer. Taken briefly, alone or inside either of the others.
  * </ol>
  *
  * <p>So the order is reading, then write lock, then interest lock: nothing takes the write lock
