@@ -7,85 +7,173 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The TCP transport's frames: a 4-byte length (of what follows), a 1-byte type, then the
- * type's fields, big-endian. A message is delivered only once its whole frame has arrived.
+ * The TCP transport's frames, the one place that knows their layout: it writes each frame's
+ * header and reads frames back. A frame is a 4-byte length (of its body: what follows), then the
+ * body: a 1-byte type and the type's fields, big-endian. A message is delivered only once its
+ * whole frame has arrived.
  *
  * <pre>
- * MESSAGE     flags(1: bit 0 = immediate present) immediate(4) payload
- * WRITE       id(8) address(8) key(4) payload
- * READ        id(8) address(8) key(4) length(4)
- * WRITE_DONE  id(8) status(1)
- * READ_DONE   id(8) status(1) payload
- * CLOSE       (nothing)
+ * type        its fields, each at its offset in the body (first..last byte)
+ * MESSAGE     type(0) flags(1: bit 0 = immediate present) immediate(2..5) payload(6..)
+ * WRITE       type(0) id(1..8) address(9..16) key(17..20) payload(21..)
+ * READ        type(0) id(1..8) address(9..16) key(17..20) length(21..24)
+ * WRITE_DONE  type(0) id(1..8) status(9)
+ * READ_DONE   type(0) id(1..8) status(9) payload(10..)
+ * CLOSE       type(0)
  * </pre>
  *
- * <p>Each method writes a frame's header (everything before the payload) into the sender's
- * reusable header memory and returns its length; the payload is written from its own memory
- * behind it with one gathering write, so neither is allocated nor copied per frame.
+ * <p>Writing: each method writes a frame's header (everything before the payload) into the
+ * sender's reusable header memory and returns its length; the payload is written from its own
+ * memory behind it with one gathering write, so neither is allocated nor copied per frame.
+ *
+ * <p>Reading: {@link #decode} hands a whole frame's fields to a {@link Handler}, the payload as a
+ * place in the read buffer, so reading allocates nothing either. The accessors below read a
+ * header in place, for a reader that looks at a frame before it is whole.
+ *
+ * <p>Stateless: callers guard the memory they pass.
  */
 final class TcpFrame {
     static final byte MESSAGE = 1, WRITE = 2, READ = 3, WRITE_DONE = 4, READ_DONE = 5, CLOSE = 6;
     static final byte STATUS_OK = 0, STATUS_REMOTE_ACCESS = 1;
     static final int LENGTH_FIELD = 4;
-    /** A MESSAGE's fields after its type (flags, immediate), and its whole header before the payload. */
-    static final int MESSAGE_FIELDS = 1 + 1 + 4, MESSAGE_HEADER = LENGTH_FIELD + MESSAGE_FIELDS;
-    /** Room for the longest header (READ: 4 + 1 + 24). */
-    static final int MAX_HEADER = 32;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
+    // where each field is in a frame's body (from its type byte), as the table above draws it
+    private static final int TYPE_AT = 0;
+    private static final int FLAGS_AT = 1, IMMEDIATE_AT = 2, MESSAGE_PAYLOAD_AT = 6;
+    private static final int ID_AT = 1, ADDRESS_AT = 9, KEY_AT = 17, WRITE_PAYLOAD_AT = 21, READ_LENGTH_AT = 21,
+            READ_BODY = 25;
+    private static final int STATUS_AT = 9, DONE_BODY = 10;
+    private static final int IMMEDIATE_PRESENT = 1;
+
+    /** A MESSAGE's body before its payload (type, flags, immediate), and its whole header. */
+    static final int MESSAGE_FIELDS = MESSAGE_PAYLOAD_AT, MESSAGE_HEADER = LENGTH_FIELD + MESSAGE_FIELDS;
+    /** Room for the longest header (READ: 4 + 25). */
+    static final int MAX_HEADER = 32;
+
+    /** What a reader does with each whole frame; the payload is {@code [payloadAt, payloadAt + length)} of {@code in}, during the call. */
+    interface Handler {
+        void message(MemorySegment in, long payloadAt, int length, boolean hasImmediate, int immediate);
+
+        void writeRequest(long id, long address, int key, MemorySegment in, long payloadAt, int length);
+
+        void readRequest(long id, long address, int key, int length);
+
+        void writeDone(long id, byte status);
+
+        void readDone(long id, byte status, MemorySegment in, long payloadAt, int length);
+
+        void peerClosed();
+
+        void unknownType(byte type);
+    }
+
     private TcpFrame() {}
 
+    // ---- writing ----------------------------------------------------------------------------
+
     static int message(MemorySegment h, long payload, boolean hasImmediate, int immediate) {
-        int at = start(h, MESSAGE, 1 + 4, payload);
-        h.set(ValueLayout.JAVA_BYTE, at, (byte) (hasImmediate ? 1 : 0));
-        h.set(INT, at + 1, immediate);
-        return at + 5;
+        start(h, MESSAGE, MESSAGE_PAYLOAD_AT, payload);
+        h.set(ValueLayout.JAVA_BYTE, LENGTH_FIELD + FLAGS_AT, (byte) (hasImmediate ? IMMEDIATE_PRESENT : 0));
+        h.set(INT, LENGTH_FIELD + IMMEDIATE_AT, immediate);
+        return LENGTH_FIELD + MESSAGE_PAYLOAD_AT;
     }
 
     static int write(MemorySegment h, long id, long address, int key, long payload) {
-        int at = start(h, WRITE, 8 + 8 + 4, payload);
-        h.set(LONG, at, id);
-        h.set(LONG, at + 8, address);
-        h.set(INT, at + 16, key);
-        return at + 20;
+        start(h, WRITE, WRITE_PAYLOAD_AT, payload);
+        access(h, id, address, key);
+        return LENGTH_FIELD + WRITE_PAYLOAD_AT;
     }
 
     static int read(MemorySegment h, long id, long address, int key, int length) {
-        int at = start(h, READ, 8 + 8 + 4 + 4, 0);
-        h.set(LONG, at, id);
-        h.set(LONG, at + 8, address);
-        h.set(INT, at + 16, key);
-        h.set(INT, at + 20, length);
-        return at + 24;
+        start(h, READ, READ_BODY, 0);
+        access(h, id, address, key);
+        h.set(INT, LENGTH_FIELD + READ_LENGTH_AT, length);
+        return LENGTH_FIELD + READ_BODY;
     }
 
     static int writeDone(MemorySegment h, long id, byte status) {
-        int at = start(h, WRITE_DONE, 8 + 1, 0);
-        h.set(LONG, at, id);
-        h.set(ValueLayout.JAVA_BYTE, at + 8, status);
-        return at + 9;
+        return done(h, WRITE_DONE, id, status, 0);
     }
 
     static int readDone(MemorySegment h, long id, byte status, long payload) {
-        int at = start(h, READ_DONE, 8 + 1, payload);
-        h.set(LONG, at, id);
-        h.set(ValueLayout.JAVA_BYTE, at + 8, status);
-        return at + 9;
+        return done(h, READ_DONE, id, status, payload);
     }
 
     static int close(MemorySegment h) {
-        return start(h, CLOSE, 0, 0);
+        start(h, CLOSE, TYPE_AT + 1, 0);
+        return LENGTH_FIELD + TYPE_AT + 1;
     }
 
-    /** Length field and type; returns where the type's fields start. */
-    private static int start(MemorySegment h, byte type, int fields, long payload) {
-        long body = 1 + fields + payload;
+    /** The length field and the type, for a body of {@code fields} bytes (type included) and the payload. */
+    private static void start(MemorySegment h, byte type, int fields, long payload) {
+        long body = fields + payload;
         if (body > Integer.MAX_VALUE - LENGTH_FIELD) {
             throw new ChannelException(ChannelError.LOCAL_LENGTH, payload + " bytes do not fit one frame");
         }
         h.set(INT, 0, (int) body);
-        h.set(ValueLayout.JAVA_BYTE, LENGTH_FIELD, type);
-        return LENGTH_FIELD + 1;
+        h.set(ValueLayout.JAVA_BYTE, LENGTH_FIELD + TYPE_AT, type);
+    }
+
+    private static void access(MemorySegment h, long id, long address, int key) {
+        h.set(LONG, LENGTH_FIELD + ID_AT, id);
+        h.set(LONG, LENGTH_FIELD + ADDRESS_AT, address);
+        h.set(INT, LENGTH_FIELD + KEY_AT, key);
+    }
+
+    private static int done(MemorySegment h, byte type, long id, byte status, long payload) {
+        start(h, type, DONE_BODY, payload);
+        h.set(LONG, LENGTH_FIELD + ID_AT, id);
+        h.set(ValueLayout.JAVA_BYTE, LENGTH_FIELD + STATUS_AT, status);
+        return LENGTH_FIELD + DONE_BODY;
+    }
+
+    // ---- reading ----------------------------------------------------------------------------
+
+    /** The length field of the frame at {@code frameAt}: how many body bytes follow it. */
+    static int bodyLength(MemorySegment in, long frameAt) {
+        return in.get(INT, frameAt);
+    }
+
+    /** The type of the frame whose body starts at {@code bodyAt}. */
+    static byte type(MemorySegment in, long bodyAt) {
+        return in.get(ValueLayout.JAVA_BYTE, bodyAt + TYPE_AT);
+    }
+
+    /** Whether the MESSAGE whose body starts at {@code bodyAt} carries an immediate. */
+    static boolean hasImmediate(MemorySegment in, long bodyAt) {
+        return (in.get(ValueLayout.JAVA_BYTE, bodyAt + FLAGS_AT) & IMMEDIATE_PRESENT) != 0;
+    }
+
+    /** The immediate of the MESSAGE whose body starts at {@code bodyAt}. */
+    static int immediate(MemorySegment in, long bodyAt) {
+        return in.get(INT, bodyAt + IMMEDIATE_AT);
+    }
+
+    /** Hands the whole frame whose body is {@code [bodyAt, bodyAt + length)} of {@code in} to {@code to}. */
+    static void decode(MemorySegment in, long bodyAt, int length, Handler to) {
+        byte type = type(in, bodyAt);
+        switch (type) {
+            case MESSAGE -> to.message(in, bodyAt + MESSAGE_PAYLOAD_AT, length - MESSAGE_PAYLOAD_AT,
+                    hasImmediate(in, bodyAt), immediate(in, bodyAt));
+            case WRITE -> to.writeRequest(id(in, bodyAt), in.get(LONG, bodyAt + ADDRESS_AT), in.get(INT, bodyAt + KEY_AT),
+                    in, bodyAt + WRITE_PAYLOAD_AT, length - WRITE_PAYLOAD_AT);
+            case READ -> to.readRequest(id(in, bodyAt), in.get(LONG, bodyAt + ADDRESS_AT), in.get(INT, bodyAt + KEY_AT),
+                    in.get(INT, bodyAt + READ_LENGTH_AT));
+            case WRITE_DONE -> to.writeDone(id(in, bodyAt), status(in, bodyAt));
+            case READ_DONE -> to.readDone(id(in, bodyAt), status(in, bodyAt), in, bodyAt + DONE_BODY,
+                    length - DONE_BODY);
+            case CLOSE -> to.peerClosed();
+            default -> to.unknownType(type);
+        }
+    }
+
+    private static long id(MemorySegment in, long bodyAt) {
+        return in.get(LONG, bodyAt + ID_AT);
+    }
+
+    private static byte status(MemorySegment in, long bodyAt) {
+        return in.get(ValueLayout.JAVA_BYTE, bodyAt + STATUS_AT);
     }
 }

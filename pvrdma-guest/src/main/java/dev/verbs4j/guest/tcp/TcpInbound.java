@@ -4,7 +4,6 @@ import dev.verbs4j.unix.Iovecs;
 import dev.verbs4j.unix.NativeSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * What a TCP channel has read and not yet handled: the read buffer, cut into whole frames for
@@ -92,7 +91,7 @@ final class TcpInbound {
         }
         long buffered = writeAt - readAt;
         long frameRest = buffered < TcpFrame.LENGTH_FIELD ? TcpFrame.LENGTH_FIELD - buffered
-                : TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt) - buffered;
+                : TcpFrame.LENGTH_FIELD + (long) TcpFrame.bodyLength(in, readAt) - buffered;
         return frameRest > 0 ? Math.min(room, frameRest) : room;
     }
 
@@ -147,8 +146,8 @@ final class TcpInbound {
         reads++;
         writeAt = Math.min(n, TcpFrame.MESSAGE_HEADER);
         long got = n - writeAt;
-        int payload = in.get(TcpFrame.INT, 0) - TcpFrame.MESSAGE_FIELDS;
-        if (got == 0 || in.get(ValueLayout.JAVA_BYTE, TcpFrame.LENGTH_FIELD) != TcpFrame.MESSAGE
+        int payload = TcpFrame.bodyLength(in, 0) - TcpFrame.MESSAGE_FIELDS;
+        if (got == 0 || TcpFrame.type(in, TcpFrame.LENGTH_FIELD) != TcpFrame.MESSAGE
                 || payload < 0 || payload > zone.byteSize()) {
             append(zone, 0, got); // not a message for the zone: its bytes follow the header in the buffer
             handleFrames();
@@ -177,7 +176,7 @@ final class TcpInbound {
     /** Whether a whole frame waits in the buffer, to be handled before the socket is read again. */
     boolean holdsFrame() {
         return writeAt - readAt >= TcpFrame.LENGTH_FIELD
-                && writeAt - readAt >= TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt);
+                && writeAt - readAt >= TcpFrame.LENGTH_FIELD + (long) TcpFrame.bodyLength(in, readAt);
     }
 
     /** Hands the whole frames the buffer holds to the channel (as a read does after it reads). */
@@ -195,8 +194,8 @@ final class TcpInbound {
 
     /** The payload in the zone is whole: its header in the buffer is used up. */
     private void land(MemorySegment zone) {
-        boolean hasImmediate = (in.get(ValueLayout.JAVA_BYTE, TcpFrame.LENGTH_FIELD + 1) & 1) != 0;
-        int immediate = in.get(TcpFrame.INT, TcpFrame.LENGTH_FIELD + 2);
+        boolean hasImmediate = TcpFrame.hasImmediate(in, TcpFrame.LENGTH_FIELD);
+        int immediate = TcpFrame.immediate(in, TcpFrame.LENGTH_FIELD);
         readAt = writeAt = 0;
         landed = -1;
         framesAreLarge = landingLength >= LARGE_FRAME;
@@ -206,7 +205,7 @@ final class TcpInbound {
     /** Hands every whole frame in the buffer to the channel; keeps a partial one for the next read. */
     private void handleFrames() {
         while (writeAt - readAt >= TcpFrame.LENGTH_FIELD) {
-            int body = in.get(TcpFrame.INT, readAt);
+            int body = TcpFrame.bodyLength(in, readAt);
             if (body < 1) {
                 frames.corrupt("corrupt frame length " + body);
                 return;
@@ -236,7 +235,7 @@ final class TcpInbound {
     /** The size of the frame begun at readAt, or of its length field while that is not whole. */
     private long pendingFrameSize() {
         return writeAt - readAt < TcpFrame.LENGTH_FIELD ? TcpFrame.LENGTH_FIELD
-                : TcpFrame.LENGTH_FIELD + (long) in.get(TcpFrame.INT, readAt);
+                : TcpFrame.LENGTH_FIELD + (long) TcpFrame.bodyLength(in, readAt);
     }
 
     /** Copies {@code length} bytes behind what the buffer holds, making room. */

@@ -57,10 +57,15 @@ class TcpChannelCloseRaceTest {
         }
     }
 
+    /** The lock of the channel's {@link FrameWriter}, which a sender holds from its write to its completion. */
     private static Object writeLockOf(TcpChannel channel) throws ReflectiveOperationException {
-        Field f = TcpChannel.class.getDeclaredField("writeLock");
+        return field(FrameWriter.class, "lock", field(TcpChannel.class, "writer", channel));
+    }
+
+    private static Object field(Class<?> type, String name, Object of) throws ReflectiveOperationException {
+        Field f = type.getDeclaredField(name);
         f.setAccessible(true);
-        return f.get(channel);
+        return f.get(of);
     }
 
     private static void awaitBlocked(Thread thread) {

@@ -1,0 +1,124 @@
+package dev.verbs4j.guest.tcp;
+
+import dev.verbs4j.guest.ChannelError;
+import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.RegisteredRegion;
+import dev.verbs4j.guest.channel.ChannelOperations;
+import dev.verbs4j.guest.channel.RegionTable;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * RDMA's one-sided writes and reads, emulated over a TCP channel's frames. As the responder, the
+ * loop serves the peer's WRITE and READ against this side's registered regions, with the key and
+ * bounds checks of an RDMA device; as on RDMA, an invalid access ends the connection for both
+ * sides: the requester's operation fails with REMOTE_ACCESS, and so does the channel. As the
+ * requester, this side's reads wait here for their data, and the peer's answers complete them.
+ *
+ * <p>No lock of its own: the regions and the reads waiting are concurrent tables, and the frames
+ * come under the reading lock. Answers are written with {@link FrameWriter} (its write lock), and
+ * the channel ends only after that lock is let go.
+ */
+final class OneSidedAccess {
+    private final RegionTable regions = new RegionTable();
+    /** This side's reads that wait for the peer's READ_DONE, by operation id: where its data goes. */
+    private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
+    private final FrameWriter writer;
+    private final ChannelOperations operations;
+    private final TcpChannel channel;
+
+    OneSidedAccess(FrameWriter writer, ChannelOperations operations, TcpChannel channel) {
+        this.writer = writer;
+        this.operations = operations;
+        this.channel = channel;
+    }
+
+    RegisteredRegion register(long size) {
+        return regions.register(size);
+    }
+
+    // ---- this side's requests ------------------------------------------------------------------
+
+    /** Operation {@code id} reads into {@code local} once the peer's data comes. */
+    void expectRead(long id, MemorySegment local) {
+        readTargets.put(id, local);
+    }
+
+    /** Operation {@code id} did not go out: nothing comes for it. */
+    void forgetRead(long id) {
+        readTargets.remove(id);
+    }
+
+    void writeDone(long id, byte status) {
+        finish(id, status);
+    }
+
+    void readDone(long id, byte status, MemorySegment in, long payloadAt, int length) {
+        MemorySegment target = readTargets.remove(id);
+        if (status == TcpFrame.STATUS_OK && target != null) {
+            MemorySegment.copy(in, payloadAt, target, 0, Math.min(target.byteSize(), length));
+        }
+        finish(id, status);
+    }
+
+    private void finish(long id, byte status) {
+        if (status == TcpFrame.STATUS_OK) {
+            operations.complete(id);
+            return;
+        }
+        ChannelException e = new ChannelException(ChannelError.REMOTE_ACCESS,
+                "the peer refused the access (unknown key or outside its region)");
+        operations.fail(id, e);
+        channel.endWith(e);
+    }
+
+    /** The channel ended: no read waits any more (the regions stay: their owner closes them, and may still read them). */
+    void clear() {
+        readTargets.clear();
+    }
+
+    // ---- the peer's requests -------------------------------------------------------------------
+
+    void serveWrite(long id, long address, int key, MemorySegment in, long payloadAt, int length) {
+        ChannelException refused = null;
+        try {
+            MemorySegment target = regions.resolve(address, key, length);
+            MemorySegment.copy(in, payloadAt, target, 0, length);
+        } catch (ChannelException e) {
+            refused = refusal(e);
+        }
+        afterResponse(writer.writeDone(id, refused));
+    }
+
+    void serveRead(long id, long address, int key, int length) {
+        ChannelException refused = null;
+        MemorySegment source = MemorySegment.NULL;
+        try {
+            source = regions.resolve(address, key, length);
+        } catch (ChannelException e) {
+            refused = refusal(e);
+        }
+        afterResponse(writer.readDone(id, source, refused));
+    }
+
+    /**
+     * After the write lock: ends the channel when a refusal is out (ending takes the lock, and
+     * on a receiving thread it waits for the loop, which may need the lock first).
+     */
+    private void afterResponse(ChannelException endNow) {
+        writer.afterWrite();
+        if (endNow != null) {
+            channel.endWith(endNow);
+        }
+    }
+
+    /** An invalid access ends the connection here too, as it moves an RC responder QP to ERR. */
+    private static ChannelException refusal(ChannelException why) {
+        if (why.error() != ChannelError.REMOTE_ACCESS) {
+            throw why;
+        }
+        return new ChannelException(ChannelError.REMOTE_ACCESS,
+                "the peer made an invalid one-sided access: " + why.getMessage());
+    }
+}
