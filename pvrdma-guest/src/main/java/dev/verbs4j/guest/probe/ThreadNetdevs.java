@@ -17,7 +17,11 @@ public final class ThreadNetdevs {
 
     private ThreadNetdevs() {}
 
-    /** The interface names, or empty when procfs cannot tell (then nothing is ruled out). */
+    /**
+     * The interfaces this thread's namespace has.
+     *
+     * @return their names, or empty when procfs cannot tell (then nothing is ruled out)
+     */
     public static Optional<Set<String>> current() {
         try {
             Set<String> names = parse(Files.readString(NET_DEV));

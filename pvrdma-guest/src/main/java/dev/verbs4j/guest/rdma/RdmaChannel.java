@@ -1,7 +1,6 @@
 package dev.verbs4j.guest.rdma;
 
 import dev.verbs4j.verbs.QueuePairEndpoint;
-import dev.verbs4j.guest.bootstrap.Capabilities;
 import dev.verbs4j.guest.channel.ChannelBase;
 import dev.verbs4j.guest.channel.ChannelOperations;
 import dev.verbs4j.loop.spi.CompletionSource;
