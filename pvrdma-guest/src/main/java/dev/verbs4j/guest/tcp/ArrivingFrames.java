@@ -95,7 +95,7 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
     }
 
     @Override
-    public void unknownType(byte type) {
-        channel.lost(new IllegalStateException("unknown frame type " + type));
+    public void malformed(String why) {
+        channel.lost(new IllegalStateException("the peer sent " + why));
     }
 }

@@ -66,7 +66,8 @@ final class TcpFrame {
 
         void peerClosed();
 
-        void unknownType(byte type);
+        /** What came is no frame of ours: an unknown type, or a body too short for its type's fields. */
+        void malformed(String why);
     }
 
     private TcpFrame() {}
@@ -151,9 +152,23 @@ final class TcpFrame {
         return in.get(INT, bodyAt + IMMEDIATE_AT);
     }
 
-    /** Hands the whole frame whose body is {@code [bodyAt, bodyAt + length)} of {@code in} to {@code to}. */
+    /**
+     * Hands the whole frame whose body is {@code [bodyAt, bodyAt + length)} of {@code in} to
+     * {@code to}. A body shorter than its type's fields (or longer, for the types without a
+     * payload) is malformed: its fields are never read past its end.
+     */
     static void decode(MemorySegment in, long bodyAt, int length, Handler to) {
         byte type = type(in, bodyAt);
+        int fields = fields(type);
+        if (fields < 0) {
+            to.malformed("unknown frame type " + type);
+            return;
+        }
+        if (length < fields || (!hasPayload(type) && length != fields)) {
+            to.malformed("a frame of type " + type + " with a body of " + length + " bytes (its fields take "
+                    + fields + ")");
+            return;
+        }
         switch (type) {
             case MESSAGE -> to.message(in, bodyAt + MESSAGE_PAYLOAD_AT, length - MESSAGE_PAYLOAD_AT,
                     hasImmediate(in, bodyAt), immediate(in, bodyAt));
@@ -164,9 +179,24 @@ final class TcpFrame {
             case WRITE_DONE -> to.writeDone(id(in, bodyAt), status(in, bodyAt));
             case READ_DONE -> to.readDone(id(in, bodyAt), status(in, bodyAt), in, bodyAt + DONE_BODY,
                     length - DONE_BODY);
-            case CLOSE -> to.peerClosed();
-            default -> to.unknownType(type);
+            default -> to.peerClosed(); // CLOSE: fields() knows no other type
         }
+    }
+
+    /** The bytes of a body before its payload (the type byte included), or -1 for an unknown type. */
+    static int fields(byte type) {
+        return switch (type) {
+            case MESSAGE -> MESSAGE_PAYLOAD_AT;
+            case WRITE -> WRITE_PAYLOAD_AT;
+            case READ -> READ_BODY;
+            case WRITE_DONE, READ_DONE -> DONE_BODY;
+            case CLOSE -> TYPE_AT + 1;
+            default -> -1;
+        };
+    }
+
+    private static boolean hasPayload(byte type) {
+        return type == MESSAGE || type == WRITE || type == READ_DONE;
     }
 
     private static long id(MemorySegment in, long bodyAt) {

@@ -48,6 +48,8 @@ final class TcpInbound {
     }
 
     private final Frames frames;
+    /** The longest MESSAGE body the peer may send: the agreed maximum and its fields. */
+    private final long maxMessageBody;
     private final Iovecs landingIovecs = new Iovecs(Arena.ofAuto(), 2);
     /** Received bytes: [readAt, writeAt) not yet handled. Native memory owned by the GC. */
     private MemorySegment in;
@@ -66,6 +68,7 @@ final class TcpInbound {
 
     TcpInbound(int maxMessageSize, Frames frames) {
         this.frames = frames;
+        this.maxMessageBody = TcpFrame.MESSAGE_FIELDS + (long) maxMessageSize;
         long largestFrame = TcpFrame.MAX_HEADER + (long) maxMessageSize;
         this.in = Arena.ofAuto().allocate(
                 Math.clamp(FRAMES_PER_READ_BUFFER * largestFrame, MIN_READ_BUFFER, MAX_READ_BUFFER), 64);
@@ -211,6 +214,9 @@ final class TcpInbound {
                 return;
             }
             long frameEnd = readAt + TcpFrame.LENGTH_FIELD + body;
+            if (frameEnd > writeAt && writeAt - readAt > TcpFrame.LENGTH_FIELD && !plausible(body)) {
+                return; // refused before the buffer grows for what cannot be a frame of ours
+            }
             if (frameEnd > writeAt) {
                 if (TcpFrame.LENGTH_FIELD + (long) body > in.byteSize()) {
                     grow(TcpFrame.LENGTH_FIELD + (long) body);
@@ -230,6 +236,25 @@ final class TcpInbound {
         } else if (readAt + pendingFrameSize() > in.byteSize()) {
             compact(); // the frame begun here would not fit behind it
         }
+    }
+
+    /**
+     * Whether the frame begun at readAt, whose type has arrived, may be as long as its length says:
+     * a known type, and a MESSAGE no longer than the agreed maximum. (Its other fields are checked
+     * when it is whole.)
+     */
+    private boolean plausible(int body) {
+        byte type = TcpFrame.type(in, readAt + TcpFrame.LENGTH_FIELD);
+        if (TcpFrame.fields(type) < 0) {
+            frames.corrupt("unknown frame type " + type);
+            return false;
+        }
+        if (type == TcpFrame.MESSAGE && body > maxMessageBody) {
+            frames.corrupt("a message of " + (body - TcpFrame.MESSAGE_FIELDS) + " bytes, over the agreed maximum of "
+                    + (maxMessageBody - TcpFrame.MESSAGE_FIELDS));
+            return false;
+        }
+        return true;
     }
 
     /** The size of the frame begun at readAt, or of its length field while that is not whole. */

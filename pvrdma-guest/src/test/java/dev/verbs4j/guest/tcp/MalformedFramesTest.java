@@ -1,0 +1,137 @@
+package dev.verbs4j.guest.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.verbs4j.unix.NativeSocket;
+import dev.verbs4j.unix.testing.LoopbackSockets;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a buggy or hostile peer's frames do: a body too short for its type's fields, an unknown
+ * type, a message over the agreed maximum. Each is refused as such, with no field read past the
+ * frame and no buffer grown for it.
+ */
+class MalformedFramesTest {
+    private static final int MAX_MESSAGE = 4096;
+
+    @Test
+    void everyTypeWithABodyShorterThanItsFieldsIsMalformed() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (byte type : new byte[] {TcpFrame.MESSAGE, TcpFrame.WRITE, TcpFrame.READ, TcpFrame.WRITE_DONE,
+                    TcpFrame.READ_DONE, TcpFrame.CLOSE}) {
+                int fields = TcpFrame.fields(type);
+                for (int length = 1; length < fields; length++) {
+                    // the body is exactly as long as the frame says: a read past it would fail
+                    MemorySegment body = arena.allocate(length);
+                    body.set(ValueLayout.JAVA_BYTE, 0, type);
+                    Recorder r = new Recorder();
+                    TcpFrame.decode(body, 0, length, r);
+                    assertEquals(List.of("malformed"), r.calls, "type " + type + ", body of " + length);
+                }
+            }
+        }
+    }
+
+    @Test
+    void frameTypesWithoutPayloadMustBeExactlyTheirFieldsLong() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (byte type : new byte[] {TcpFrame.READ, TcpFrame.WRITE_DONE, TcpFrame.CLOSE}) {
+                int length = TcpFrame.fields(type) + 3;
+                MemorySegment body = arena.allocate(length);
+                body.set(ValueLayout.JAVA_BYTE, 0, type);
+                Recorder r = new Recorder();
+                TcpFrame.decode(body, 0, length, r);
+                assertEquals(List.of("malformed"), r.calls, "type " + type);
+            }
+        }
+    }
+
+    @Test
+    void unknownTypeAndOversizedMessageAreRefusedBeforeTheirBodyArrives() throws Exception {
+        assertRefusedEarly((byte) 99, 1 << 30, "unknown frame type 99");
+        assertRefusedEarly(TcpFrame.MESSAGE, TcpFrame.MESSAGE_FIELDS + MAX_MESSAGE + 1,
+                "a message of 4097 bytes, over the agreed maximum of 4096");
+    }
+
+    /** Sends only a frame's length field and type: the reader refuses it without waiting for the body. */
+    private static void assertRefusedEarly(byte type, int bodyLength, String why) throws Exception {
+        try (Arena arena = Arena.ofConfined(); LoopbackSockets sockets = LoopbackSockets.open()) {
+            MemorySegment head = arena.allocate(TcpFrame.LENGTH_FIELD + 1);
+            head.set(TcpFrame.INT, 0, bodyLength);
+            head.set(ValueLayout.JAVA_BYTE, TcpFrame.LENGTH_FIELD, type);
+            NativeSocket sender = sockets.sender();
+            assertEquals(head.byteSize(), sender.write(head.address(), head.byteSize()));
+            Recorder r = new Recorder();
+            TcpInbound inbound = new TcpInbound(MAX_MESSAGE, r);
+            while (r.calls.isEmpty()) {
+                assertTrue(inbound.read(sockets.receiver(), true) >= 0, "the connection is still there");
+            }
+            assertEquals(List.of("corrupt: " + why), r.calls);
+        }
+    }
+
+    private static final class Recorder implements TcpFrame.Handler, TcpInbound.Frames {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void message(MemorySegment in, long payloadAt, int length, boolean hasImmediate, int immediate) {
+            calls.add("message");
+        }
+
+        @Override
+        public void writeRequest(long id, long address, int key, MemorySegment in, long payloadAt, int length) {
+            calls.add("write");
+        }
+
+        @Override
+        public void readRequest(long id, long address, int key, int length) {
+            calls.add("read");
+        }
+
+        @Override
+        public void writeDone(long id, byte status) {
+            calls.add("writeDone");
+        }
+
+        @Override
+        public void readDone(long id, byte status, MemorySegment in, long payloadAt, int length) {
+            calls.add("readDone");
+        }
+
+        @Override
+        public void peerClosed() {
+            calls.add("close");
+        }
+
+        @Override
+        public void malformed(String why) {
+            calls.add("malformed");
+        }
+
+        @Override
+        public void frame(MemorySegment buffer, long at, int length) {
+            calls.add("frame");
+        }
+
+        @Override
+        public void landed(MemorySegment zone, int length, boolean hasImmediate, int immediate) {
+            calls.add("landed");
+        }
+
+        @Override
+        public void corrupt(String why) {
+            calls.add("corrupt: " + why);
+        }
+
+        @Override
+        public boolean stopHere() {
+            return !calls.isEmpty();
+        }
+    }
+}
