@@ -214,8 +214,8 @@ final class TcpInbound {
                 return;
             }
             long frameEnd = readAt + TcpFrame.LENGTH_FIELD + body;
-            if (frameEnd > writeAt && writeAt - readAt > TcpFrame.LENGTH_FIELD && !plausible(body)) {
-                return; // refused before the buffer grows for what cannot be a frame of ours
+            if (writeAt - readAt > TcpFrame.LENGTH_FIELD && !plausible(body)) {
+                return; // refused, before the buffer grows for what cannot be a frame of ours
             }
             if (frameEnd > writeAt) {
                 if (TcpFrame.LENGTH_FIELD + (long) body > in.byteSize()) {
@@ -239,7 +239,7 @@ final class TcpInbound {
     }
 
     /**
-     * Whether the frame begun at readAt, whose type has arrived, may be as long as its length says:
+     * Whether the frame at readAt, whose type has arrived, may be as long as its length says:
      * a known type, and a MESSAGE no longer than the agreed maximum. (Its other fields are checked
      * when it is whole.)
      */

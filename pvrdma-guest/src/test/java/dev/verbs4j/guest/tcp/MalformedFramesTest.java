@@ -59,6 +59,23 @@ class MalformedFramesTest {
                 "a message of 4097 bytes, over the agreed maximum of 4096");
     }
 
+    @Test
+    void aWholeMessageOverTheMaximumIsRefusedToo() throws Exception {
+        try (Arena arena = Arena.ofConfined(); LoopbackSockets sockets = LoopbackSockets.open()) {
+            MemorySegment frame = arena.allocate(TcpFrame.MAX_HEADER + MAX_MESSAGE + 1);
+            int length = TcpFrame.message(frame, MAX_MESSAGE + 1, false, 0) + MAX_MESSAGE + 1;
+            for (long at = 0; at < length; ) {
+                at += sockets.sender().write(frame.address() + at, length - at);
+            }
+            Recorder r = new Recorder();
+            TcpInbound inbound = new TcpInbound(MAX_MESSAGE, r);
+            while (r.calls.isEmpty()) {
+                assertTrue(inbound.read(sockets.receiver(), true) >= 0, "the connection is still there");
+            }
+            assertEquals(List.of("corrupt: a message of 4097 bytes, over the agreed maximum of 4096"), r.calls);
+        }
+    }
+
     /** Sends only a frame's length field and type: the reader refuses it without waiting for the body. */
     private static void assertRefusedEarly(byte type, int bodyLength, String why) throws Exception {
         try (Arena arena = Arena.ofConfined(); LoopbackSockets sockets = LoopbackSockets.open()) {
