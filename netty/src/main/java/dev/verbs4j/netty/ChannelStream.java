@@ -30,6 +30,7 @@ final class ChannelStream implements ChannelListener {
     private boolean helloOwed = true, finOwed;
     private long creditOwed;
     private boolean queuedForPassEnd;
+    private boolean sendingControl;
 
     ChannelStream(Verbs4jSocketChannel channel, Channel link, Verbs4jIoHandler handler, int window) {
         this.channel = channel;
@@ -82,6 +83,10 @@ final class ChannelStream implements ChannelListener {
 
     /** Sends what is owed, in order; what the send queue refuses goes at {@link #onSendSpace}. */
     private void sendControl() {
+        if (sendingControl) {
+            return; // a slot freed by this very offer: the loop below goes on anyway
+        }
+        sendingControl = true;
         try {
             if (helloOwed && !offer(HELLO, window)) {
                 return;
@@ -98,6 +103,8 @@ final class ChannelStream implements ChannelListener {
             }
         } catch (ChannelException ended) {
             // the channel has ended: onClosed tells the Netty channel
+        } finally {
+            sendingControl = false;
         }
     }
 

@@ -105,7 +105,7 @@ final class StreamOutbound {
             length = Math.min(buffers[0].remaining(), budget);
             message = MemorySegment.ofBuffer(buffers[0]).asSlice(0, length);
         } else if (count > 0) {
-            length = stage(buffers, count, budget);
+            length = stage(stagingView, buffers, count, budget);
             message = staged(length);
         } else {
             length = Math.min(first.readableBytes(), budget);
@@ -117,22 +117,41 @@ final class StreamOutbound {
             return false;
         }
         window -= length;
+        if (count > 0) {
+            consumed(buffers, count, length);
+        }
         in.removeBytes(length);
         return true;
     }
 
-    /** Copies the buffers into the staging buffer, up to {@code budget} bytes; how many it copied. */
-    private int stage(ByteBuffer[] buffers, int count, int budget) {
-        stagingView.clear();
-        for (int i = 0; i < count && stagingView.position() < budget; i++) {
+    /**
+     * Copies the buffers into the staging buffer, up to {@code budget} bytes, leaving their
+     * positions alone; how many it copied.
+     */
+    private static int stage(ByteBuffer staging, ByteBuffer[] buffers, int count, int budget) {
+        int staged = 0;
+        for (int i = 0; i < count && staged < budget; i++) {
             ByteBuffer source = buffers[i];
-            int take = Math.min(source.remaining(), budget - stagingView.position());
-            int limit = source.limit();
-            source.limit(source.position() + take);
-            stagingView.put(source);
-            source.limit(limit);
+            int take = Math.min(source.remaining(), budget - staged);
+            staging.put(staged, source, source.position(), take);
+            staged += take;
         }
-        return stagingView.position();
+        return staged;
+    }
+
+    /**
+     * Moves the buffers' positions past the {@code bytes} sent, as a socket's gathering write
+     * does: the outbound buffer keeps a partly written buffer's NIO view and reads on from its
+     * position.
+     */
+    private static void consumed(ByteBuffer[] buffers, int count, long bytes) {
+        long left = bytes;
+        for (int i = 0; i < count && left > 0; i++) {
+            ByteBuffer source = buffers[i];
+            int n = (int) Math.min(source.remaining(), left);
+            source.position(source.position() + n);
+            left -= n;
+        }
     }
 
     private boolean writeFile(ChannelOutboundBuffer in, FileRegion region) throws IOException {

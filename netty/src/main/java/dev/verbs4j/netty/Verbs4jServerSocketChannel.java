@@ -9,6 +9,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.socket.ServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.UnsupportedAddressTypeException;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * with its event loop it runs the exchange on that loop's completion loop (off the event loop),
  * with its child options, and becomes active. A slow client holds up no other.
  */
-public final class Verbs4jServerSocketChannel extends AbstractServerChannel {
+public final class Verbs4jServerSocketChannel extends AbstractServerChannel implements ServerSocketChannel {
     private static final Logger LOG = LoggerFactory.getLogger(Verbs4jServerSocketChannel.class);
     /** How long one accept waits before it looks again whether the server still runs. */
     private static final Duration ACCEPT_WAIT = Duration.ofMinutes(10);
@@ -59,6 +60,11 @@ public final class Verbs4jServerSocketChannel extends AbstractServerChannel {
     @Override
     public InetSocketAddress localAddress() {
         return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return null;
     }
 
     @Override

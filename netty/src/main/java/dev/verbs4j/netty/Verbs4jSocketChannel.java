@@ -18,7 +18,7 @@ import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
-import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * failed connect fails with a {@link ConnectException}, a slow one with a
  * {@link ConnectTimeoutException}, and cancelling the connect future closes the channel.
  */
-public final class Verbs4jSocketChannel extends AbstractChannel implements DuplexChannel {
+public final class Verbs4jSocketChannel extends AbstractChannel implements SocketChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);
 
     private enum State { OPEN, CONNECTING, ACTIVE, CLOSED }

@@ -7,6 +7,7 @@ import io.netty.testsuite.transport.TestsuitePermutation.BootstrapComboFactory;
 import io.netty.testsuite.transport.socket.SocketEchoTest;
 import java.util.List;
 
+/** Netty's {@link SocketEchoTest} on verbs4j's channels, over the TCP fallback (TCP forced). */
 class TcpSocketEchoTest extends SocketEchoTest {
     @Override
     protected List<BootstrapComboFactory<ServerBootstrap, Bootstrap>> newFactories() {
