@@ -25,8 +25,10 @@ final class StreamInbound {
     /** The read loop's buffer being filled, across the messages of one pass. */
     private ByteBuf filling;
     private boolean inReadLoop;
-    /** A read was asked for and not served yet (with auto-read, asked again after each read loop). */
+    /** A read was asked for ({@code read()}) and no byte delivered since: as NIO's read pending. */
     private boolean readRequested;
+    /** Netty asked for a first read: bytes before it (the channel not active yet) wait. */
+    private boolean readingBegun;
     /** The peer's end of stream came: seen once the bytes before it are read. */
     private boolean endPending;
 
@@ -39,6 +41,7 @@ final class StreamInbound {
     /** Netty asks for a read (doBeginRead). */
     void requestRead() {
         readRequested = true;
+        readingBegun = true;
         if (hasBacklog() || endPending) {
             stream.atPassEnd();
         }
@@ -55,7 +58,7 @@ final class StreamInbound {
             stream.consumed(length); // thrown away, as a shut input does: the window stays open
             return;
         }
-        if (!readRequested || hasBacklog()) {
+        if (!wantsBytes() || hasBacklog()) {
             backlog().append(source, offset, length);
             return;
         }
@@ -87,7 +90,7 @@ final class StreamInbound {
         if (inReadLoop) {
             endReadLoop();
         }
-        if (readRequested && hasBacklog() && channel.isOpen()) {
+        if (wantsBytes() && hasBacklog() && channel.isOpen()) {
             readBacklog();
         }
         if (endPending && !hasBacklog() && channel.isOpen()) {
@@ -102,6 +105,11 @@ final class StreamInbound {
             filling.release();
             filling = null;
         }
+    }
+
+    /** Whether bytes go to the pipeline now: auto-read, or a read asked for. */
+    private boolean wantsBytes() {
+        return readRequested || readingBegun && channel.config().isAutoRead();
     }
 
     private boolean hasBacklog() {
@@ -133,7 +141,7 @@ final class StreamInbound {
     /** Delivers the full buffer; false when the read loop stopped there (the rest waits). */
     private boolean deliverFilled() {
         deliver();
-        if (handle.continueReading() && readRequested && channel.isOpen()) {
+        if (handle.continueReading() && channel.isOpen()) {
             return true;
         }
         endReadLoop();
@@ -146,6 +154,7 @@ final class StreamInbound {
         int n = buffer.readableBytes();
         handle.lastBytesRead(n);
         handle.incMessagesRead(1);
+        readRequested = false; // served: a read() from the handler asks again
         stream.consumed(n);
         channel.pipeline().fireChannelRead(buffer);
     }
@@ -160,7 +169,6 @@ final class StreamInbound {
             }
         }
         inReadLoop = false;
-        readRequested = false; // with auto-read the pipeline asks again at once
         handle.readComplete();
         ChannelPipeline pipeline = channel.pipeline();
         pipeline.fireChannelReadComplete();
@@ -179,7 +187,7 @@ final class StreamInbound {
                 break;
             }
         }
-        if (readRequested && hasBacklog()) {
+        if (wantsBytes() && hasBacklog()) {
             stream.atPassEnd();
         }
     }

@@ -220,10 +220,16 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
 
     // ---- what AbstractChannel asks -----------------------------------------------------------
 
+    /**
+     * Takes the address asked for as the local address until the channel connects; the
+     * connection then has the one its TCP connect got (a verbs4j server channel listens).
+     */
     @Override
     protected void doBind(SocketAddress localAddress) {
-        throw new UnsupportedOperationException("a verbs4j client channel takes its local address from the "
-                + "connection; bind a Verbs4jServerSocketChannel to listen");
+        if (!(localAddress instanceof InetSocketAddress address)) {
+            throw new UnsupportedAddressTypeException();
+        }
+        local = address;
     }
 
     @Override
