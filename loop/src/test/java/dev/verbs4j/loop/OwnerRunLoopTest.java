@@ -105,6 +105,16 @@ class OwnerRunLoopTest {
     }
 
     @Test
+    void aPassDoesNotSleepWhenTheOwnerHasWorkByTheTimeItWouldSleep() throws Exception {
+        try (CompletionLoop loop = CompletionLoop.withoutThread(CompletionMode.EVENT, Duration.ZERO)) {
+            CompletableFuture<Integer> returned = CompletableFuture.supplyAsync(
+                    () -> loop.engine().runPass(-1, () -> false)); // nothing would end an unbounded sleep
+            assertEquals(0, returned.get(30, TimeUnit.SECONDS));
+            loop.execute(() -> { }); // and the next owner's pass ends it on that thread
+        }
+    }
+
+    @Test
     void aLoopWithItsOwnThreadRefusesAnOwnersPass() {
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT)) {
             assertThrows(IllegalStateException.class, () -> loop.engine().runPass(0));

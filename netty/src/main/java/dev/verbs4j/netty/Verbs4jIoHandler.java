@@ -35,6 +35,8 @@ public final class Verbs4jIoHandler implements IoHandler {
     private final Set<Verbs4jIoRegistration> registrations = new HashSet<>();
     /** Channels with work for the end of the pass: reads to complete, bytes left to read. */
     private final ArrayDeque<ChannelStream> afterPass = new ArrayDeque<>();
+    private IoHandlerContext idleContext;
+    private java.util.function.BooleanSupplier idleCheck;
 
     private Verbs4jIoHandler(CompletionMode mode, Duration spin) {
         this.loop = CompletionLoop.withoutThread(mode, spin);
@@ -109,8 +111,17 @@ public final class Verbs4jIoHandler implements IoHandler {
     public int run(IoHandlerContext context) {
         int work = runAfterPass();
         long maxBlock = work > 0 || !afterPass.isEmpty() || !context.canBlock() ? 0 : sleepLimit(context);
-        work += engine.runPass(maxBlock);
+        work += engine.runPass(maxBlock, ownerIdle(context)); // a task queued meanwhile keeps it awake
         return work + runAfterPass();
+    }
+
+    /** {@code context.canBlock}, made once: the event loop passes the same context every time. */
+    private java.util.function.BooleanSupplier ownerIdle(IoHandlerContext context) {
+        if (context != idleContext) {
+            idleContext = context;
+            idleCheck = context::canBlock;
+        }
+        return idleCheck;
     }
 
     /** Until Netty's next scheduled task, or -1 (until woken) when none is scheduled. */

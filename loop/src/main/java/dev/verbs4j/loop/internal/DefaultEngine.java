@@ -71,6 +71,9 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     private long lastWork = System.nanoTime();
     /** Tasks, timers, completions and ready fds of the last pass. */
     private int lastPassWork;
+    private static final BooleanSupplier ALWAYS_IDLE = () -> true;
+    /** During an owner's pass: whether the owner still has nothing of its own to do (it may sleep). */
+    private BooleanSupplier ownerIdle = ALWAYS_IDLE;
 
     /**
      * A loop, not started yet.
@@ -152,6 +155,11 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
 
     @Override
     public int runPass(long maxBlockNanos) {
+        return runPass(maxBlockNanos, ALWAYS_IDLE);
+    }
+
+    @Override
+    public int runPass(long maxBlockNanos, BooleanSupplier ownerIdle) {
         if (ownThread) {
             throw new IllegalStateException("the completion loop " + name + " runs on its own thread");
         }
@@ -169,12 +177,24 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
             shutDown();
             return 0;
         }
+        boolean idleSpin;
         pass.lock();
+        this.ownerIdle = ownerIdle;
         try {
-            pass(maxBlockNanos < 0 ? BLOCK_UNTIL_DUE : maxBlockNanos);
-            return lastPassWork;
+            idleSpin = pass(maxBlockNanos < 0 ? BLOCK_UNTIL_DUE : maxBlockNanos);
         } finally {
+            this.ownerIdle = ALWAYS_IDLE;
             pass.unlock();
+        }
+        yieldWhileSpinning(idleSpin);
+        return lastPassWork;
+    }
+
+    /** A spinning loop lets a runnable thread have its CPU now and then (a system call: not every spin). */
+    private void yieldWhileSpinning(boolean idleSpin) {
+        if (idleSpin && passStart - lastYield >= SPIN_SYSCALL_INTERVAL_NANOS) {
+            lastYield = passStart;
+            Thread.yield();
         }
     }
 
@@ -372,9 +392,8 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
                 } finally {
                     pass.unlock();
                 }
-                if (idleSpin && !nap && passStart - lastYield >= SPIN_SYSCALL_INTERVAL_NANOS) {
-                    lastYield = passStart;
-                    Thread.yield(); // a spinning loop lets a runnable application thread have its CPU
+                if (!nap) {
+                    yieldWhileSpinning(idleSpin);
                 }
             }
         } catch (Throwable t) {
@@ -447,7 +466,8 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
             timeout = maxSleepNanos;
         }
         wake.sleepsUntil(timeout < 0 ? WakeSignal.NO_DEADLINE : now + timeout);
-        if (!tasks.isEmpty() || stopping) {
+        // after the deadline is published: work queued from now on wakes the sleep (wakeup())
+        if (!tasks.isEmpty() || stopping || !ownerIdle.getAsBoolean()) {
             wake.awake();
             return epoll.await(0);
         }

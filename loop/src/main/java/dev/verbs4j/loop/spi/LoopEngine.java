@@ -94,6 +94,20 @@ public interface LoopEngine {
     int runPass(long maxBlockNanos);
 
     /**
+     * As {@link #runPass(long)}, for an owner with work of its own (an event loop's task queue):
+     * a pass about to sleep asks {@code ownerIdle} once more after it has published that it
+     * sleeps, and does not sleep if the owner has work by then. Work the owner gets from another
+     * thread after that must come with {@link #wakeup()}, which then ends the sleep: no wake-up
+     * is lost between the owner's look at its queue and the sleep.
+     *
+     * @param maxBlockNanos how long the pass may sleep: 0 never, negative until woken or due
+     * @param ownerIdle     whether the owner still has nothing to do; asked on the owner's thread
+     * @return the work the pass found: 0 when idle
+     * @throws IllegalStateException as {@link #runPass(long)}
+     */
+    int runPass(long maxBlockNanos, java.util.function.BooleanSupplier ownerIdle);
+
+    /**
      * Makes a loop that sleeps in epoll_wait, or is about to, come back and look at its work:
      * any thread. At most one eventfd write per sleep; nothing when the loop is awake or this is
      * its own thread.
