@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.channels.AlreadyConnectedException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ConnectionPendingException;
@@ -204,7 +203,7 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
             pipeline().fireChannelActive();
         }, failure -> {
             pending = null;
-            pipeline().fireExceptionCaught(connectFailure(failure, remote));
+            pipeline().fireExceptionCaught(ConnectFailures.of(failure, remote));
             unsafe().close(voidPromise());
         });
     }
@@ -430,20 +429,6 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
         }
     }
 
-    /** What a failed set-up surfaces as: a {@link ConnectException} (a timeout as its subclass). */
-    static ConnectException connectFailure(Throwable failure, SocketAddress remote) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SocketTimeoutException) {
-                ConnectTimeoutException e = new ConnectTimeoutException("connection timed out: " + remote);
-                e.initCause(failure);
-                return e;
-            }
-        }
-        ConnectException e = new ConnectException(failure.getMessage() + ": " + remote);
-        e.initCause(failure);
-        return e;
-    }
-
     private final class StreamUnsafe extends AbstractUnsafe {
         @Override
         public void connect(SocketAddress remoteAddress, SocketAddress localAddress, ChannelPromise promise) {
@@ -508,7 +493,7 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
             connectPromise = null;
             cancelConnectTimeout();
             if (p != null) {
-                p.tryFailure(connectFailure(failure, target));
+                p.tryFailure(ConnectFailures.of(failure, target));
             }
             close(voidPromise());
         }
