@@ -7,9 +7,17 @@ module dev.verbs4j.benchmarks {
     requires java.management;
     requires dev.verbs4j.examples;
     requires info.picocli;
+    requires dev.verbs4j.netty;
+    requires io.netty.transport;
+    requires io.netty.buffer;
+    requires io.netty.common;
+    requires io.grpc;
+    requires io.grpc.netty;
+    requires io.grpc.stub;
 
     exports dev.verbs4j.benchmarks;
     exports dev.verbs4j.benchmarks.perf;
+    exports dev.verbs4j.benchmarks.netty;
     opens dev.verbs4j.benchmarks.perf to info.picocli;
     opens dev.verbs4j.benchmarks.modes to info.picocli;
 }

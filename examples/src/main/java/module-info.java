@@ -3,6 +3,10 @@ module dev.verbs4j.examples {
     requires dev.verbs4j.verbs;
     requires dev.verbs4j.guest;
     requires dev.verbs4j.nvmf;
+    requires dev.verbs4j.netty;
+    requires io.netty.transport;
+    requires io.netty.buffer;
+    requires io.netty.common;
     requires org.slf4j;
     requires transitive info.picocli;
 

@@ -8,5 +8,5 @@ module dev.verbs4j.loop {
     requires dev.verbs4j.unix;
     requires org.slf4j;
     exports dev.verbs4j.loop;
-    exports dev.verbs4j.loop.spi to dev.verbs4j.guest, dev.verbs4j.nvmf;
+    exports dev.verbs4j.loop.spi to dev.verbs4j.guest, dev.verbs4j.nvmf, dev.verbs4j.netty;
 }

@@ -154,4 +154,12 @@ class QuickStartRdmaTest {
             assertPrints(r[1], "received: pong");
         }
     }
+
+    @Test
+    void nettyEchoRunsOverRdma() throws Exception {
+        String port = Integer.toString(InteropRig.nextPort());
+        Result[] r = pair("NettyEcho", List.of("server", port), List.of("client", InteropRig.address(), port));
+        assertTrue(r[1].stdout().lines().anyMatch(l -> l.startsWith("transport: rdma (")), r[1].describe());
+        assertPrints(r[1], "received: ping");
+    }
 }

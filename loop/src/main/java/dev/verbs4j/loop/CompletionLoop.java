@@ -28,10 +28,10 @@ public final class CompletionLoop implements Executor, AutoCloseable {
     private final CompletionMode mode;
     private final DefaultEngine engine;
 
-    private CompletionLoop(CompletionMode mode, Duration spin) {
+    private CompletionLoop(CompletionMode mode, Duration spin, boolean ownThread) {
         this.mode = mode;
         long spinNanos = mode == CompletionMode.EVENT ? 0 : spin.toNanos();
-        this.engine = new DefaultEngine(mode.label(), mode == CompletionMode.BUSY_POLL, spinNanos);
+        this.engine = new DefaultEngine(mode.label(), mode == CompletionMode.BUSY_POLL, spinNanos, ownThread);
     }
 
     /**
@@ -52,7 +52,26 @@ public final class CompletionLoop implements Executor, AutoCloseable {
      * @return the running loop; the caller closes it, after the channels that use it
      */
     public static CompletionLoop start(CompletionMode mode, Duration spin) {
-        CompletionLoop loop = new CompletionLoop(mode, spin);
+        CompletionLoop loop = new CompletionLoop(mode, spin, true);
+        loop.engine.start();
+        return loop;
+    }
+
+    /**
+     * A loop without a thread of its own, for another framework's event loop to run (Netty's,
+     * through verbs4j's transport for it): the thread that runs its first pass is its thread from
+     * then on, and every callback of the channels on it runs there, one at a time. Tasks and
+     * close work from any thread as on a started loop; application threads that wait on its
+     * futures wait for the owner's passes and never run them. Closing it on the owner's thread
+     * ends it at once, from another thread at the owner's next pass.
+     *
+     * @param mode how its passes wait: BUSY never sleeps, EVENT sleeps in epoll_wait, ADAPTIVE
+     *             spins for {@code spin} after its last work and then sleeps
+     * @param spin ADAPTIVE's spin budget (ignored by the other modes)
+     * @return the loop, waiting for its owner's first pass; the owner closes it
+     */
+    public static CompletionLoop withoutThread(CompletionMode mode, Duration spin) {
+        CompletionLoop loop = new CompletionLoop(mode, spin, false);
         loop.engine.start();
         return loop;
     }

@@ -7,6 +7,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -46,6 +47,8 @@ public final class NativeSocket implements AutoCloseable {
     private static final MethodHandle GETSOCKOPT = Libc.function("getsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle GETSOCKNAME = Libc.function("getsockname",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle GETPEERNAME = Libc.function("getpeername",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle SHUTDOWN = Libc.function("shutdown",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
@@ -193,14 +196,28 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     public int localPort() {
+        return localAddress().getPort();
+    }
+
+    /** This end's address and port (getsockname). */
+    public InetSocketAddress localAddress() {
+        return address(GETSOCKNAME, "getsockname");
+    }
+
+    /** The peer's address and port (getpeername); the socket must be connected. */
+    public InetSocketAddress remoteAddress() {
+        return address(GETPEERNAME, "getpeername");
+    }
+
+    private InetSocketAddress address(MethodHandle call, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = arena.allocate(SocketAddresses.MAX_SIZE, 4);
             MemorySegment len = arena.allocate(JAVA_INT);
             len.set(JAVA_INT, 0, (int) SocketAddresses.MAX_SIZE);
-            if ((int) GETSOCKNAME.invokeExact(Libc.errno(), fd, sa, len) < 0) {
-                throw LinuxCallException.last("cannot read the socket's address", "getsockname");
+            if ((int) call.invokeExact(Libc.errno(), fd, sa, len) < 0) {
+                throw LinuxCallException.last("cannot read the socket's address", name);
             }
-            return SocketAddresses.port(sa);
+            return SocketAddresses.toJava(sa);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }

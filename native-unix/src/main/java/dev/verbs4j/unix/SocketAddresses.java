@@ -5,6 +5,7 @@ import java.lang.foreign.SegmentAllocator;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -40,6 +41,21 @@ final class SocketAddresses {
         MemorySegment.copy(raw, 0, sa, JAVA_BYTE, 8, 16);
         sa.set(JAVA_INT, 24, ((Inet6Address) address).getScopeId());
         return sa;
+    }
+
+    /** The address and port of a sockaddr_in or sockaddr_in6. */
+    static InetSocketAddress toJava(MemorySegment sa) {
+        int family = Short.toUnsignedInt(sa.get(JAVA_SHORT, 0));
+        byte[] raw = new byte[family == AF_INET6 ? 16 : 4];
+        MemorySegment.copy(sa, JAVA_BYTE, family == AF_INET6 ? 8 : 4, raw, 0, raw.length);
+        try {
+            InetAddress address = family == AF_INET6
+                    ? Inet6Address.getByAddress(null, raw, sa.get(JAVA_INT, 24))
+                    : InetAddress.getByAddress(raw);
+            return new InetSocketAddress(address, port(sa));
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("the kernel gave an address of " + raw.length + " bytes", e);
+        }
     }
 
     /** The port of a sockaddr_in or sockaddr_in6. */

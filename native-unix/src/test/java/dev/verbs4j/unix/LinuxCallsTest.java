@@ -84,6 +84,17 @@ class LinuxCallsTest {
     }
 
     @Test
+    void bothEndsOfAConnectionNameEachOthersAddress() throws Exception {
+        try (LoopbackSockets pair = LoopbackSockets.open()) {
+            assertEquals(pair.listener().localAddress(), pair.sender().remoteAddress());
+            assertEquals(pair.sender().localAddress(), pair.receiver().remoteAddress());
+            assertEquals(pair.receiver().localAddress(), pair.sender().remoteAddress());
+            assertEquals("127.0.0.1", pair.sender().localAddress().getAddress().getHostAddress());
+            assertTrue(pair.sender().localAddress().getPort() > 0);
+        }
+    }
+
+    @Test
     void aRefusedConnectSaysTheErrnoByName() throws Exception {
         int port;
         try (NativeSocket s = NativeSocket.listen("127.0.0.1", 0, 1)) {

@@ -5,6 +5,7 @@ import dev.verbs4j.guest.bootstrap.ChannelServer;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.verbs.RemoteRegion;
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -191,6 +192,21 @@ public interface Channel extends AutoCloseable {
      */
     CompletableFuture<Void> read(RegisteredRegion local, long localOffset, RemoteRegion remote, long remoteAddress,
                                  int length);
+
+    /**
+     * This end's address of the TCP connection that set the channel up (on RDMA it stays beside
+     * the queue pair as the channel's control connection): the host and port the peer sees.
+     *
+     * @return the local address and port
+     */
+    InetSocketAddress localAddress();
+
+    /**
+     * The peer's address of the TCP connection that set the channel up.
+     *
+     * @return the peer's address and port
+     */
+    InetSocketAddress remoteAddress();
 
     /**
      * Whether the channel still carries messages.

@@ -59,4 +59,15 @@ public interface ChannelListener {
      * @param cause   null after an orderly close by either side, otherwise the failure
      */
     default void onClosed(Channel channel, ChannelException cause) {}
+
+    /**
+     * The send queue that an {@link Channel#offer} or {@link Channel#trySend} found full has a
+     * free slot again: called once after such a refusal, when the first slot is given back, in
+     * the loop's passes. Until then the loop wakes for this side's own send completions too, as
+     * it does for a thread that waits for a slot. A sender that never waits retries here, as a
+     * non-blocking socket's writer does on writability.
+     *
+     * @param channel the channel whose send queue has room
+     */
+    default void onSendSpace(Channel channel) {}
 }

@@ -2,6 +2,9 @@ package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.guest.bootstrap.ChannelServer;
+import dev.verbs4j.guest.bootstrap.PendingChannel;
+import dev.verbs4j.loop.CompletionLoop;
+import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -36,6 +39,28 @@ class ChannelBootstrapTest {
             assertEquals(ChannelError.CONNECT_FAILED, server.error());
             ExecutionException e = assertThrows(ExecutionException.class, () -> client.get(30, TimeUnit.SECONDS));
             assertEquals(ChannelError.CONNECT_FAILED, ((ChannelException) e.getCause()).error());
+        }
+    }
+
+    @Test
+    void aPendingConnectionIsSetUpLaterWithTheConfigurationGivenThen() throws Exception {
+        ChannelConfig tcp = ChannelConfig.defaults().transport(TransportPreference.TCP);
+        try (CompletionLoop chosenLater = CompletionLoop.start(CompletionMode.EVENT);
+             ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, tcp)) {
+            CompletableFuture<Channel> client = CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), tcp));
+            try (PendingChannel pending = listener.acceptPending(Duration.ofSeconds(30));
+                 Channel server = pending.establish(ChannelConfig.defaults().transport(TransportPreference.TCP)
+                         .loop(chosenLater));
+                 Channel connected = client.get(30, TimeUnit.SECONDS)) {
+                assertEquals(connected.localAddress(), pending.remoteAddress());
+                assertEquals(server.localAddress(), pending.localAddress());
+                assertThrows(ChannelException.class, () -> pending.establish(tcp), "set up once only");
+                CompletableFuture<Boolean> ranOnTheLoopGiven = new CompletableFuture<>();
+                server.setListener((channel, message) -> ranOnTheLoopGiven.complete(chosenLater.inLoop()));
+                connected.send(ChannelTestBytes.pattern(1, 16)).get(30, TimeUnit.SECONDS);
+                assertEquals(true, ranOnTheLoopGiven.get(30, TimeUnit.SECONDS));
+            }
         }
     }
 

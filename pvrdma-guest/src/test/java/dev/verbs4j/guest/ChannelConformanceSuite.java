@@ -403,6 +403,56 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
     }
 
     @Test
+    void bothEndsNameTheAddressesOfTheirConnection() {
+        assertEquals(pair.server().localAddress(), pair.client().remoteAddress());
+        assertEquals(pair.client().localAddress(), pair.server().remoteAddress());
+        assertEquals(address(), pair.client().remoteAddress().getAddress().getHostAddress());
+    }
+
+    /**
+     * A sender that never waits is told when the send queue that refused it has room: the loop
+     * both ends share is held in the server's listener, so nothing completes until it lets go.
+     */
+    @Test
+    void aRefusedOfferIsFollowedBySendSpaceOnTheLoop() throws Exception {
+        CountDownLatch loopHeld = new CountDownLatch(1), letGo = new CountDownLatch(1), space = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean spaceInLoop = new java.util.concurrent.atomic.AtomicBoolean();
+        pair.server().setListener(new ChannelListener() {
+            @Override
+            public void onMessage(Channel channel, ChannelMessage message) {
+                loopHeld.countDown();
+                try {
+                    letGo.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        pair.client().setListener(new ChannelListener() {
+            @Override
+            public void onMessage(Channel channel, ChannelMessage message) {}
+
+            @Override
+            public void onSendSpace(Channel channel) {
+                spaceInLoop.set(pair.loop().inLoop());
+                space.countDown();
+            }
+        });
+        MemorySegment message = Arena.ofAuto().allocate(maxMessage());
+        assertTrue(pair.client().offer(message, false, 0));
+        assertTrue(loopHeld.await(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        int offered = 1;
+        while (pair.client().offer(message, false, 0)) {
+            assertTrue(++offered < 100_000, "the send queue never filled");
+        }
+        assertEquals(1, space.getCount(), "no slot came free while the loop was held");
+        letGo.countDown();
+        assertTrue(space.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "onSendSpace after the refusal");
+        assertTrue(spaceInLoop.get(), "onSendSpace ran in the loop's passes");
+        assertTrue(pair.client().offer(message, false, 0), "a slot is free once it was announced");
+    }
+
+    @Test
     void aKilledPeerFailsTheChannelInTimeWithNoPartialMessage() throws Exception {
         pair.close();
         pair = null;

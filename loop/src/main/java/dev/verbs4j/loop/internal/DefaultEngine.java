@@ -35,7 +35,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultEngine.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-    private static final int NEVER_BLOCK = 0, BLOCK_UNTIL_DUE = -1;
+    private static final long NEVER_BLOCK = 0, BLOCK_UNTIL_DUE = -1;
     /**
      * How often a spinning pass looks at the epoll set when no watched fd carries messages (only
      * control sockets and wake-ups are there), and how often a spinning loop thread yields: both
@@ -45,7 +45,11 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
 
     private final boolean busy;
     private final long spinNanos;
-    private final Thread thread;
+    /** False for a loop whose owner runs its passes ({@link #runPass(long)}): no thread of its own. */
+    private final boolean ownThread;
+    /** The loop's thread: its own, or the owner's once it ran a first pass. */
+    private volatile Thread thread;
+    private final String name;
     private final Epoll epoll = new Epoll(64);
     private final FdTable fds = new FdTable(epoll);
     private final WakeSignal wake = new WakeSignal();
@@ -65,6 +69,11 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     /** When the last pass began (System.nanoTime), for whoever ran it. */
     private long passStart;
     private long lastWork = System.nanoTime();
+    /** Tasks, timers, completions and ready fds of the last pass. */
+    private int lastPassWork;
+    private static final BooleanSupplier ALWAYS_IDLE = () -> true;
+    /** During an owner's pass: whether the owner still has nothing of its own to do (it may sleep). */
+    private BooleanSupplier ownerIdle = ALWAYS_IDLE;
 
     /**
      * A loop, not started yet.
@@ -74,22 +83,37 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
      * @param spinNanos  how long it spins after its last work before it sleeps (0: at once)
      */
     public DefaultEngine(String modeLabel, boolean busy, long spinNanos) {
+        this(modeLabel, busy, spinNanos, true);
+    }
+
+    /**
+     * A loop, not started yet, with a thread of its own or without one.
+     *
+     * @param modeLabel  its mode's name, for the thread's name
+     * @param busy       whether it spins all the time (BUSY)
+     * @param spinNanos  how long it spins after its last work before it sleeps (0: at once)
+     * @param ownThread  false: the owner runs its passes ({@link #runPass(long)}) on a thread of its own
+     */
+    public DefaultEngine(String modeLabel, boolean busy, long spinNanos, boolean ownThread) {
         this.busy = busy;
         this.spinNanos = spinNanos;
+        this.ownThread = ownThread;
+        this.name = "verbs4j-loop-" + modeLabel + "-" + THREADS.incrementAndGet() + (ownThread ? "" : "-owned");
         epoll.add(wake.fd(), Epoll.IN);
-        this.thread = Thread.ofPlatform().daemon().name("verbs4j-loop-" + modeLabel + "-" + THREADS.incrementAndGet())
-                .unstarted(this::run);
+        this.thread = ownThread ? Thread.ofPlatform().daemon().name(name).unstarted(this::run) : null;
     }
 
-    /** Starts the loop thread. */
+    /** Starts the loop thread; nothing for a loop without one. */
     public void start() {
-        thread.start();
-        LOG.debug("completion loop {} started", thread.getName());
+        if (ownThread) {
+            thread.start();
+        }
+        LOG.debug("completion loop {} started", name);
     }
 
-    /** The loop thread's name. */
+    /** The loop thread's name (the loop's, for one without a thread). */
     public String threadName() {
-        return thread.getName();
+        return name;
     }
 
     @Override
@@ -124,7 +148,54 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
 
     @Override
     public void drive(BooleanSupplier done, long timeoutNanos) {
-        handover.drive(done, timeoutNanos);
+        if (ownThread) {
+            handover.drive(done, timeoutNanos); // an owned loop's callbacks run on the owner's thread alone
+        }
+    }
+
+    @Override
+    public int runPass(long maxBlockNanos) {
+        return runPass(maxBlockNanos, ALWAYS_IDLE);
+    }
+
+    @Override
+    public int runPass(long maxBlockNanos, BooleanSupplier ownerIdle) {
+        if (ownThread) {
+            throw new IllegalStateException("the completion loop " + name + " runs on its own thread");
+        }
+        Thread current = Thread.currentThread();
+        if (thread == null) {
+            thread = current;
+        } else if (thread != current) {
+            throw new IllegalStateException("the completion loop " + name + " is run by " + thread.getName()
+                    + ", not " + current.getName());
+        }
+        if (stopped()) {
+            return 0;
+        }
+        if (stopping) {
+            shutDown();
+            return 0;
+        }
+        boolean idleSpin;
+        pass.lock();
+        this.ownerIdle = ownerIdle;
+        try {
+            idleSpin = pass(maxBlockNanos < 0 ? BLOCK_UNTIL_DUE : maxBlockNanos);
+        } finally {
+            this.ownerIdle = ALWAYS_IDLE;
+            pass.unlock();
+        }
+        yieldWhileSpinning(idleSpin);
+        return lastPassWork;
+    }
+
+    /** A spinning loop lets a runnable thread have its CPU now and then (a system call: not every spin). */
+    private void yieldWhileSpinning(boolean idleSpin) {
+        if (idleSpin && passStart - lastYield >= SPIN_SYSCALL_INTERVAL_NANOS) {
+            lastYield = passStart;
+            Thread.yield();
+        }
     }
 
     @Override
@@ -181,17 +252,21 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     }
 
     /** Makes a sleeping loop look at its tasks: one eventfd write at most per sleep. */
-    void wakeup() {
+    @Override
+    public void wakeup() {
         if (inLoop()) {
             return;
         }
         if (!wake.wake() && handover.napping()) {
-            LockSupport.unpark(thread); // a task must not wait out the nap of a driven loop
+            unparkThread(); // a task must not wait out the nap of a driven loop
         }
     }
 
     void unparkThread() {
-        LockSupport.unpark(thread);
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     boolean stopping() {
@@ -276,15 +351,25 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     @Override
     public void close() {
         stopping = true;
+        if (!ownThread && inLoop()) {
+            if (!stopped()) {
+                shutDown(); // the owner closes its loop: nothing else runs it
+            }
+            return;
+        }
         wakeup();
-        LockSupport.unpark(thread); // a driven loop's thread naps
+        unparkThread(); // a driven loop's thread naps
+        if (!ownThread && thread == null) {
+            shutDown(); // never run: nobody else will end it
+            return;
+        }
         if (!inLoop()) {
             try {
                 stopped.get(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
-                LOG.warn("completion loop {} did not stop in time", thread.getName());
+                LOG.warn("completion loop {} did not stop in time", name);
             }
         }
     }
@@ -303,17 +388,16 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
                 }
                 boolean idleSpin;
                 try {
-                    idleSpin = runPass(nap ? NEVER_BLOCK : BLOCK_UNTIL_DUE);
+                    idleSpin = pass(nap ? NEVER_BLOCK : BLOCK_UNTIL_DUE);
                 } finally {
                     pass.unlock();
                 }
-                if (idleSpin && !nap && passStart - lastYield >= SPIN_SYSCALL_INTERVAL_NANOS) {
-                    lastYield = passStart;
-                    Thread.yield(); // a spinning loop lets a runnable application thread have its CPU
+                if (!nap) {
+                    yieldWhileSpinning(idleSpin);
                 }
             }
         } catch (Throwable t) {
-            LOG.error("completion loop {} failed", thread.getName(), t);
+            LOG.error("completion loop {} failed", name, t);
         } finally {
             shutDown();
         }
@@ -321,22 +405,24 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
 
     /**
      * One pass: tasks, due timers, CQs, then the epoll set (a zero timeout while spinning or
-     * after work, else {@link #block} for at most {@code maxSleepMillis}: {@link #NEVER_BLOCK},
-     * {@link #BLOCK_UNTIL_DUE} or a cap). Returns true when it spun and found nothing.
+     * after work, else {@link #block} for at most {@code maxSleepNanos}: {@link #NEVER_BLOCK},
+     * {@link #BLOCK_UNTIL_DUE} or a cap). Returns true when it spun and found nothing; what it
+     * did is left in {@link #lastPassWork}.
      */
-    boolean runPass(int maxSleepMillis) {
+    boolean pass(long maxSleepNanos) {
         long now = System.nanoTime(); // one clock read per pass: the rest goes by it
         passStart = now;
         int work = runTasks() + timers.runDue(now) + queues.pollAll();
+        lastPassWork = work;
         if (work > 0) {
             lastWork = now;
         }
         boolean spinning = busy || (spinNanos > 0 && now - lastWork < spinNanos);
-        boolean mustNotSleep = spinning || work > 0 || maxSleepMillis == NEVER_BLOCK;
+        boolean mustNotSleep = spinning || work > 0 || maxSleepNanos == NEVER_BLOCK;
         int ready;
         if (!mustNotSleep) {
-            ready = block(now, maxSleepMillis);
-        } else if (fds.carriesMessages() || maxSleepMillis == NEVER_BLOCK
+            ready = block(now, maxSleepNanos);
+        } else if (fds.carriesMessages() || maxSleepNanos == NEVER_BLOCK
                 || now - lastEpollLook >= SPIN_SYSCALL_INTERVAL_NANOS) {
             lastEpollLook = now;
             ready = epoll.await(0);
@@ -344,6 +430,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
             ready = 0; // nothing there needs a look on every spin
         }
         if (ready > 0) {
+            lastPassWork += ready;
             dispatch(ready);
             lastWork = System.nanoTime();
             return false;
@@ -367,19 +454,20 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
 
     /**
      * Arms the CQs, polls once more if it armed any, then waits in epoll until an fd is ready,
-     * the nearest deadline or {@code maxSleepMillis}; returns how many fds are ready.
+     * the nearest deadline or {@code maxSleepNanos}; returns how many fds are ready.
      */
-    private int block(long now, int maxSleepMillis) {
+    private int block(long now, long maxSleepNanos) {
         if (queues.armAll() && queues.pollAll() > 0) {
+            lastPassWork++;
             return epoll.await(0);
         }
         long timeout = timers.nanosToNext(now); // nanoseconds: a timer may be due in microseconds
-        long cap = maxSleepMillis * 1_000_000L;
-        if (maxSleepMillis != BLOCK_UNTIL_DUE && (timeout < 0 || timeout > cap)) {
-            timeout = cap;
+        if (maxSleepNanos != BLOCK_UNTIL_DUE && (timeout < 0 || timeout > maxSleepNanos)) {
+            timeout = maxSleepNanos;
         }
         wake.sleepsUntil(timeout < 0 ? WakeSignal.NO_DEADLINE : now + timeout);
-        if (!tasks.isEmpty() || stopping) {
+        // after the deadline is published: work queued from now on wakes the sleep (wakeup())
+        if (!tasks.isEmpty() || stopping || !ownerIdle.getAsBoolean()) {
             wake.awake();
             return epoll.await(0);
         }
@@ -419,7 +507,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
             stopped.complete(null);
             epoll.close();
             wake.close();
-            LOG.debug("completion loop {} stopped", thread.getName());
+            LOG.debug("completion loop {} stopped", name);
         } finally {
             pass.unlock();
         }

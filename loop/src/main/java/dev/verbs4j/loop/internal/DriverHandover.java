@@ -83,7 +83,7 @@ final class DriverHandover {
                     if (engine.stopped() || done.getAsBoolean()) {
                         return; // completed while this thread waited for the loop
                     }
-                    engine.runPass((int) Math.min(DRIVER_SLEEP_CAP_MILLIS, Math.max(1, left / 1_000_000L)));
+                    engine.pass(Math.min(DRIVER_SLEEP_CAP_MILLIS, Math.max(1, left / 1_000_000L)) * 1_000_000L);
                 } finally {
                     pass.unlock();
                 }

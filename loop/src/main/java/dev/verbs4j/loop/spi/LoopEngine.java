@@ -77,6 +77,44 @@ public interface LoopEngine {
     void drive(BooleanSupplier done, long timeoutNanos);
 
     /**
+     * For a loop without a thread of its own ({@code CompletionLoop.withoutThread}): runs one
+     * pass (tasks, due timers, CQs, the epoll set) on the calling thread, the loop's thread from
+     * its first call on, where every handler, source and timer of the loop then runs. A pass
+     * that finds nothing to do sleeps in epoll_wait as the mode says (not while BUSY, or while
+     * ADAPTIVE spins), for at most {@code maxBlockNanos} and no longer than the nearest timer:
+     * an fd that gets ready, or {@link #wakeup()} from another thread, ends the sleep. After
+     * {@code close()} the next pass ends the loop. Other threads never run such a loop's passes:
+     * {@link #drive} returns at once for them, and they wait as they would on any future.
+     *
+     * @param maxBlockNanos how long the pass may sleep: 0 never, negative until woken or due
+     * @return the work the pass found (tasks, timers, completion batches, ready fds): 0 when idle
+     * @throws IllegalStateException on a loop with a thread of its own, or on another thread than
+     *                               the one that ran the first pass
+     */
+    int runPass(long maxBlockNanos);
+
+    /**
+     * As {@link #runPass(long)}, for an owner with work of its own (an event loop's task queue):
+     * a pass about to sleep asks {@code ownerIdle} once more after it has published that it
+     * sleeps, and does not sleep if the owner has work by then. Work the owner gets from another
+     * thread after that must come with {@link #wakeup()}, which then ends the sleep: no wake-up
+     * is lost between the owner's look at its queue and the sleep.
+     *
+     * @param maxBlockNanos how long the pass may sleep: 0 never, negative until woken or due
+     * @param ownerIdle     whether the owner still has nothing to do; asked on the owner's thread
+     * @return the work the pass found: 0 when idle
+     * @throws IllegalStateException as {@link #runPass(long)}
+     */
+    int runPass(long maxBlockNanos, java.util.function.BooleanSupplier ownerIdle);
+
+    /**
+     * Makes a loop that sleeps in epoll_wait, or is about to, come back and look at its work:
+     * any thread. At most one eventfd write per sleep; nothing when the loop is awake or this is
+     * its own thread.
+     */
+    void wakeup();
+
+    /**
      * Runs {@code task} where the loop runs and waits for it: on the loop thread, or on this one
      * when it can take the loop over while it waits ({@link #drive}); here too if the loop is
      * this thread or gone.

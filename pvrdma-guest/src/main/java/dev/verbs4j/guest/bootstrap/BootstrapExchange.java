@@ -9,7 +9,9 @@ import dev.verbs4j.guest.TransportChoice;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.unix.NativeSocket;
 import dev.verbs4j.loop.CompletionLoop;
+import dev.verbs4j.guest.channel.ChannelBase;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -76,6 +78,13 @@ public final class BootstrapExchange {
     }
 
     private static Channel run(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
+        InetSocketAddress here = socket.localAddress(), there = socket.remoteAddress();
+        ChannelBase channel = (ChannelBase) choose(socket, config, local);
+        channel.addresses(here, there);
+        return channel;
+    }
+
+    private static Channel choose(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
         BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), local);
         streams.send(mine::writeTo);

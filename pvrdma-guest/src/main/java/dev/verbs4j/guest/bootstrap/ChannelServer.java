@@ -91,6 +91,25 @@ public final class ChannelServer implements AutoCloseable {
      *                          the server was closed, or the bootstrap exchange failed
      */
     public Channel accept(Duration timeout) {
+        return BootstrapExchange.establish(acceptSocket(timeout), config);
+    }
+
+    /**
+     * Waits up to {@code timeout} for a client and returns its connection before the bootstrap
+     * exchange: for a server that runs each exchange elsewhere (it takes round trips, and the
+     * RDMA connect more), with a configuration of its own, such as the completion loop that is
+     * to run the channel. The next accept need not wait for it.
+     *
+     * @param timeout how long to wait for a client to connect
+     * @return the client's connection, which the caller sets up or closes
+     * @throws ChannelException {@link ChannelError#CONNECT_FAILED} when no client came in time or
+     *                          the server was closed
+     */
+    public PendingChannel acceptPending(Duration timeout) {
+        return new PendingChannel(acceptSocket(timeout));
+    }
+
+    private NativeSocket acceptSocket(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         NativeSocket socket;
         try {
@@ -109,7 +128,7 @@ public final class ChannelServer implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new ChannelException(ChannelError.CONNECT_FAILED, "accept failed: " + e.getMessage(), e);
         }
-        return BootstrapExchange.establish(socket, config);
+        return socket;
     }
 
     /** Stops listening and ends a waiting {@link #accept}; idempotent. */

@@ -13,6 +13,7 @@ import dev.verbs4j.guest.TransportChoice;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.spi.LoopEngine;
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,7 @@ public abstract class ChannelBase implements Channel {
     /** {@link #awaitMessage}, made once: a receive allocates nothing. */
     private final ChannelInbox.MessageWait messageWait = this::awaitMessage;
     protected volatile boolean closing;
+    private volatile InetSocketAddress localAddress, remoteAddress;
 
     protected ChannelBase(TransportChoice choice, int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
         this.choice = choice;
@@ -55,9 +57,10 @@ public abstract class ChannelBase implements Channel {
         this.loop = loop;
         this.engine = loop.engine();
         this.ownsLoop = ownsLoop;
-        this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), engine);
-        this.operations = new ChannelOperations(config.sendQueueDepth(), credits, engine);
         this.inbox = new ChannelInbox(engine);
+        this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), engine, loop,
+                () -> inbox.sendSpace(this));
+        this.operations = new ChannelOperations(config.sendQueueDepth(), credits, engine);
         this.peerDone = engine.newFuture();
     }
 
@@ -115,6 +118,7 @@ public abstract class ChannelBase implements Channel {
     @Override
     public boolean offer(MemorySegment message, boolean hasImmediate, int immediate) {
         if (!takeSendCredit(message, false)) {
+            credits.wantSpace();
             return false;
         }
         startSend(message, hasImmediate, immediate, null, false);
@@ -123,6 +127,7 @@ public abstract class ChannelBase implements Channel {
 
     private CompletableFuture<Void> send(MemorySegment message, boolean hasImmediate, int immediate, boolean wait) {
         if (!takeSendCredit(message, wait)) {
+            credits.wantSpace();
             return null;
         }
         CompletableFuture<Void> done = engine.newFuture();
@@ -189,6 +194,22 @@ public abstract class ChannelBase implements Channel {
         CompletableFuture<Void> done = engine.newFuture();
         startRead(slice, local, localOffset, remote, remoteAddress, done);
         return done;
+    }
+
+    /** The bootstrap connection's two ends, named once the channel is set up (by the bootstrap). */
+    public void addresses(InetSocketAddress local, InetSocketAddress remote) {
+        this.localAddress = local;
+        this.remoteAddress = remote;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return remoteAddress;
     }
 
     @Override

@@ -177,6 +177,14 @@ public final class ChannelInbox {
         l.onMessage(channel, m.data(), 0, m.length(), m.hasImmediate(), m.immediate());
     }
 
+    /** A refused offer's send queue has room again: the listener hears it (loop's passes). */
+    void sendSpace(Channel channel) {
+        ChannelListener l = listener;
+        if (l != null) {
+            l.onSendSpace(channel);
+        }
+    }
+
     /** The channel ended; {@code cause} says how (PEER_CLOSED/CLOSED for orderly ends). */
     void end(Channel channel, ChannelException cause) {
         ArrayDeque<Object> toFail;

@@ -4,6 +4,8 @@ import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.loop.spi.LoopEngine;
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,12 +21,31 @@ public final class ChannelSendCredits {
     private final Duration timeout;
     private final LoopEngine loop;
     private final AtomicInteger waiters = new AtomicInteger();
+    /** What runs when a slot comes free after {@link #wantSpace}, in the loop's passes. */
+    private final Runnable spaceFreed;
+    /** How a slot freed outside the loop's passes gets there: the loop's task queue. */
+    private final Executor loopTasks;
+    /** An offer found no credit: the next one given back is announced ({@link #spaceFreed}). */
+    private volatile boolean spaceWanted;
 
-    ChannelSendCredits(int depth, Duration timeout, LoopEngine loop) {
+    ChannelSendCredits(int depth, Duration timeout, LoopEngine loop, Executor loopTasks, Runnable spaceFreed) {
         this.credits = new Semaphore(depth);
         this.depth = depth;
         this.timeout = timeout;
         this.loop = loop;
+        this.spaceFreed = spaceFreed;
+        this.loopTasks = loopTasks;
+    }
+
+    /**
+     * A sender that does not wait found no credit: announce the next one given back. A credit
+     * given back between the refusal and here is announced at once.
+     */
+    void wantSpace() {
+        spaceWanted = true;
+        if (credits.availablePermits() > 0) {
+            announceSpace();
+        }
     }
 
     /** Takes a credit or throws SEND_QUEUE_FULL. */
@@ -49,9 +70,12 @@ public final class ChannelSendCredits {
         }
     }
 
-    /** Whether a thread waits for a slot (or for all of them, in close): send completions must wake the loop. */
+    /**
+     * Whether a thread waits for a slot (or for all of them, in close), or a refused offer waits
+     * for one to be announced: send completions must wake the loop.
+     */
     public boolean hasWaiters() {
-        return waiters.get() > 0;
+        return waiters.get() > 0 || spaceWanted;
     }
 
     private boolean available() {
@@ -65,6 +89,22 @@ public final class ChannelSendCredits {
 
     void release() {
         credits.release();
+        if (spaceWanted) {
+            announceSpace();
+        }
+    }
+
+    private void announceSpace() {
+        spaceWanted = false;
+        if (loop.inLoop()) {
+            spaceFreed.run();
+        } else {
+            try {
+                loopTasks.execute(spaceFreed); // never waits: the releasing thread may hold the channel's locks
+            } catch (RejectedExecutionException stopped) {
+                // the loop is gone, and the channel with it: nobody is left to tell
+            }
+        }
     }
 
     /** Credits taken and not yet given back: sends in flight. */

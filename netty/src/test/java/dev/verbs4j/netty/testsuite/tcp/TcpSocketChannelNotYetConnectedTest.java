@@ -1,0 +1,25 @@
+package dev.verbs4j.netty.testsuite.tcp;
+
+import dev.verbs4j.netty.testsuite.Verbs4jTestPermutation;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
+import io.netty.testsuite.transport.socket.SocketChannelNotYetConnectedTest;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** Netty's {@link SocketChannelNotYetConnectedTest} on verbs4j's channels, over the TCP fallback (TCP forced). */
+class TcpSocketChannelNotYetConnectedTest extends SocketChannelNotYetConnectedTest {
+    @Override
+    protected List<BootstrapFactory<Bootstrap>> newFactories() {
+        return Verbs4jTestPermutation.TCP.clientSocket();
+    }
+
+    @Test
+    @Disabled("The test's server is Netty's NIO transport on kernel TCP: an RDMA connection needs a peer that "
+            + "exchanges queue-pair numbers with it (the bootstrap exchange), which a plain TCP server cannot")
+    @Override
+    public void readMustBePendingUntilChannelIsActive(TestInfo testInfo) {
+    }
+}
