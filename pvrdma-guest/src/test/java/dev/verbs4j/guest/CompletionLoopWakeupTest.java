@@ -87,9 +87,8 @@ class CompletionLoopWakeupTest {
                 pair.server().receive().get(WAIT.toSeconds(), TimeUnit.SECONDS);
             }
             settle(loop);
-            // past the loop thread's linger after this thread last drove the loop (10 ms)
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-            long before = loop.engine().wakeups();
+            // past the loop thread's linger after this thread last drove the loop
+            long before = IdleLoops.settledWakeups(loop);
             // an observation window, not a timing assertion: a loop with time slices wakes many times in it
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
             assertEquals(before, loop.engine().wakeups(), "an idle loop sleeps until something happens");
@@ -105,9 +104,8 @@ class CompletionLoopWakeupTest {
             pair.client().send(MemorySegment.ofArray(new byte[100]));
             assertTrue(pair.server().receive(into, WAIT), "a first message, read by this thread");
             CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> pair.server().receive(into, WAIT));
-            // the socket's read is this thread's now; the loop's timer that gives it back stops within its linger (10 ms)
-            LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
-            long before = loop.engine().wakeups();
+            // the socket's read is this thread's now; the loop's timer that gives it back stops within its linger
+            long before = IdleLoops.settledWakeups(loop);
             // an observation window, not a timing assertion: a timer that ticks while the thread waits wakes the loop in it
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
             assertEquals(before, loop.engine().wakeups(), "a thread waiting in receive on an idle channel leaves the loop asleep");
