@@ -1,5 +1,7 @@
 package dev.verbs4j.guest;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -21,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * moves, and every socket it creates stays in the namespace it was created in, whichever thread
  * uses it later. The rest of the JVM (the completion loop included) stays where it was.
  */
-final class NetnsThread {
+public final class NetnsThread {
     private static final int CLONE_NEWNET = 0x40000000;
     private static final int O_RDONLY_CLOEXEC = 0x80000;
     private static final Linker LINKER = Linker.nativeLinker();
@@ -43,13 +45,28 @@ final class NetnsThread {
         return LINKER.downcallHandle(address, descriptor, CAPTURE_ERRNO);
     }
 
+    /** The rig's namespace without an RDMA device, as the no-rdma topology names it; fails the test elsewhere. */
+    public static String rigNamespaceWithoutRdma() {
+        String netns = System.getenv("RIG_NETNS");
+        String host = System.getenv("RIG_HOST_VETH_ADDR");
+        if (netns == null || host == null) {
+            fail("needs the rig's no-rdma topology (RIG_NETNS, RIG_HOST_VETH_ADDR); RIG_GUEST="
+                    + System.getenv("RIG_GUEST") + " RIG_TOPOLOGY=" + System.getenv("RIG_TOPOLOGY"));
+        }
+        Path bound = named(netns);
+        if (!Files.exists(bound)) {
+            fail("network namespace " + netns + " is not bound at " + bound);
+        }
+        return netns;
+    }
+
     /** The path {@code ip netns add NAME} binds the namespace to. */
-    static Path named(String name) {
+    public static Path named(String name) {
         return Path.of("/var/run/netns", name);
     }
 
     /** The network namespace of the calling thread, e.g. {@code net:[4026532290]}. */
-    static String currentThreadNamespace() {
+    public static String currentThreadNamespace() {
         try {
             return Files.readSymbolicLink(Path.of("/proc/thread-self/ns/net")).toString();
         } catch (java.io.IOException e) {
@@ -58,7 +75,7 @@ final class NetnsThread {
     }
 
     /** Moves the calling thread into the network namespace bound at {@code namespace}. */
-    static void enter(Path namespace) {
+    public static void enter(Path namespace) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
             int fd = (int) OPEN.invokeExact(state, arena.allocateFrom(namespace.toString()), O_RDONLY_CLOEXEC);
@@ -89,7 +106,7 @@ final class NetnsThread {
      * Runs {@code work} on a new platform thread that has entered {@code namespace} first; the
      * thread ends with the work (it is never reused by anything that expects the old namespace).
      */
-    static <T> CompletableFuture<T> supply(Path namespace, Callable<T> work) {
+    public static <T> CompletableFuture<T> supply(Path namespace, Callable<T> work) {
         CompletableFuture<T> result = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("netns-" + namespace.getFileName()).start(() -> {
             try {

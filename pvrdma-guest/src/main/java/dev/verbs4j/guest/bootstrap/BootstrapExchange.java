@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * channel itself. An RDMA connect that fails or times out falls back to TCP unless
  * configuration forced RDMA.
  */
-public final class BootstrapExchange {
+final class BootstrapExchange {
     private static final Logger LOG = LoggerFactory.getLogger(BootstrapExchange.class);
 
     private BootstrapExchange() {}

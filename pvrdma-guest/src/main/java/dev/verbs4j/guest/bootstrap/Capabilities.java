@@ -12,7 +12,7 @@ import java.io.IOException;
  * @param detail          more words on the gap or the device ("rxe0 port 1: PORT_DOWN")
  * @param memlockHeadroom bytes this process may still lock, or -1 for unlimited
  */
-public record Capabilities(CapabilitiesGap gap, String detail, String device, int port, int gidIndex,
+record Capabilities(CapabilitiesGap gap, String detail, String device, int port, int gidIndex,
                            String gidType, long memlockHeadroom) {
 
     public static Capabilities usable(String device, int port, int gidIndex, String gidType, long memlockHeadroom) {

@@ -4,7 +4,7 @@ package dev.verbs4j.guest.bootstrap;
  * Why one side cannot run a channel over RDMA, phrased for the side itself and for its peer
  * (the reasons a TCP channel reports).
  */
-public enum CapabilitiesGap {
+enum CapabilitiesGap {
     NONE("", ""),
     NO_RDMA_LIBRARY("rdma-core (libibverbs) is not installed", "peer has no rdma-core (libibverbs)"),
     NO_DEVICE("no RDMA device", "peer has no RDMA device"),

@@ -24,7 +24,7 @@ import java.util.Set;
  * network namespace, an active port, a usable GID (RoCE v2 on Ethernet), and enough memlock
  * headroom for the buffers a channel registers.
  */
-public final class CapabilitiesProbe {
+final class CapabilitiesProbe {
     private CapabilitiesProbe() {}
 
     /**

@@ -11,7 +11,7 @@ import dev.verbs4j.guest.TransportPreference;
  * another round trip; only the wording of the reason differs ("no RDMA device" here is "peer
  * has no RDMA device" there).
  */
-public final class TransportSelector {
+final class TransportSelector {
     private TransportSelector() {}
 
     /** The choice, or a CONNECT_FAILED exception when configuration forces what cannot be. */
