@@ -46,6 +46,10 @@ import java.util.concurrent.TimeUnit;
  * RDMA connect) runs off the event loop, bounded by {@code CONNECT_TIMEOUT_MILLIS}; a refused or
  * failed connect fails with a {@link ConnectException}, a slow one with a
  * {@link ConnectTimeoutException}, and cancelling the connect future closes the channel.
+ *
+ * <p><b>Size.</b> One job, Netty's channel contract (its {@code Unsafe}: connect, read, write, flush,
+ * half-close, close) on one verbs4j channel; the connect failures, the config, the inbound and
+ * outbound streams and the I/O handler are their own classes.
  */
 public final class Verbs4jSocketChannel extends AbstractChannel implements SocketChannel {
     private static final ChannelMetadata METADATA = new ChannelMetadata(false, 16);

@@ -35,6 +35,9 @@ import java.util.Objects;
  * <p><b>Threads.</b> Calls on one id may come from several threads, but events are per id: two
  * threads awaiting events of the same id would take each other's. Different ids of one channel
  * may be awaited from different threads.
+ *
+ * <p><b>Size.</b> One job: each rdma_cm call on an id with the wait for the event that completes it
+ * and that event's checks. The calls share the id's state and its event wait, so they stay together.
  */
 public final class CmId extends NativeObject {
     private static final MethodHandle CREATE_ID = NativeLibraries.rdmacm("rdma_create_id", Rdma.rdma_create_id$descriptor());

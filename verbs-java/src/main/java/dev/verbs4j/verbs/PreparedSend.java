@@ -29,6 +29,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p><b>Errors.</b> Setters check their arguments at once and leave the request unchanged when
  * they throw; {@link #post(int)} checks only what may have changed since (closed objects, freed
  * memory), so the hot path stays a few field reads and the provider call.
+ *
+ * <p><b>Size.</b> One job, one native layout: a checked setter for every field of {@code ibv_send_wr}
+ * that a caller may change (opcode, flags, SGEs, immediate, RDMA, atomic and UD parts). Split, the
+ * offsets of one struct would be read in several files.
  */
 public final class PreparedSend implements AutoCloseable {
     private static final long WR_SIZE = ibv_send_wr.sizeof();

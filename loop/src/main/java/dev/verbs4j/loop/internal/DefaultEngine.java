@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * last poll and the arm is not left waiting for an event that does not come) and blocks until an
  * fd is ready or the nearest timer ({@link LoopTimers}) is due. Other threads wake it through
  * {@link WakeSignal}; application threads drive its passes themselves ({@link DriverHandover}).
+ *
+ * <p><b>Size.</b> One job, the pass and its wait; the tables, timers, wake signal and driver
+ * hand-over it runs are their own classes. What is left shares the loop's state and its ordering.
  */
 public final class DefaultEngine implements LoopEngine, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultEngine.class);
