@@ -5,6 +5,7 @@ import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.TransportChoice;
+import dev.verbs4j.guest.channel.BufferWaiter;
 import dev.verbs4j.guest.channel.ChannelBase;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.spi.FdHandler;
@@ -42,6 +43,13 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class ShmChannel extends ChannelBase implements MemorySource {
     /** Records one poll takes at most before it publishes its position (and lets the pass go on). */
     private static final int BATCH = 64;
+    /**
+     * How long a thread waiting in {@code receive(ReceiveBuffer, Duration)} drives an EVENT or
+     * ADAPTIVE loop itself (woken by the peer's signal, no hand-off) before it leaves the loop
+     * to its thread and parks: a driver's sleep is capped, so driving for ever would wake the
+     * loop 20 times a second on an idle channel; the loop thread's sleep is not.
+     */
+    private static final long RECEIVE_DRIVES_NANOS = 50_000_000L;
 
     private final ShmSegment segment;
     private final RingWriter out;
@@ -93,6 +101,11 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     boolean isCreator() {
         return segment.creator;
+    }
+
+    @Override
+    protected void awaitMessage(BufferWaiter waiter, long timeoutNanos) {
+        super.awaitMessage(waiter, engine.spinsAlways() ? timeoutNanos : Math.min(timeoutNanos, RECEIVE_DRIVES_NANOS));
     }
 
     @Override
