@@ -66,6 +66,10 @@ final class RingWriter {
         writeHeader(offset, bodyLength, type, immediate, flags);
         LONG.setRelease(data, offset + ShmRecord.COMMIT, tail + 1);
         tail += ShmRecord.align(ShmRecord.HEADER + bodyLength);
+        long rest = capacity - tail % capacity;
+        if (rest < ShmRecord.HEADER) {
+            tail += rest; // too short for a header: the consumer skips it as soon as it gets here, so it is written
+        }
         return tail;
     }
 
