@@ -16,6 +16,7 @@ import dev.verbs4j.verbs.RemoteRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
@@ -396,6 +397,7 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
             spaceWanted = true;
             out.wantSpace(true);
         }
+        VarHandle.fullFence(); // the flags are stored before the loop's last look at the rings, as the peer reads them after its stores
     }
 
     private void disarm() {
