@@ -2,6 +2,7 @@ package dev.verbs4j.benchmarks;
 
 import dev.verbs4j.benchmarks.modes.IdleLoopCommand;
 import dev.verbs4j.benchmarks.modes.ModeBenchCommand;
+import dev.verbs4j.benchmarks.modes.ShmVsTcpCommand;
 import dev.verbs4j.benchmarks.modes.TcpVsNioCommand;
 import dev.verbs4j.benchmarks.perf.PerfCommandLine;
 import java.util.LinkedHashMap;
@@ -25,6 +26,7 @@ public final class BenchmarkCommands {
         all.put("perf", new CommandLine(new PerfCommandLine()));
         all.put("mode-bench", new CommandLine(new ModeBenchCommand()));
         all.put("tcp-vs-nio", new CommandLine(new TcpVsNioCommand()));
+        all.put("shm-vs-tcp", new CommandLine(new ShmVsTcpCommand()));
         all.put("idle-loop", new CommandLine(new IdleLoopCommand()));
         return all;
     }

@@ -53,7 +53,7 @@ public final class PingpongCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--transport", paramLabel = "T", converter = TransportConverter.class,
-            description = "auto (default), rdma (no fallback) or tcp")
+            description = "auto (default), rdma (no fallback), tcp or shm (shared memory, both ends on this machine)")
     TransportPreference transport = TransportPreference.AUTO;
 
     @Option(names = "--mode", paramLabel = "M", converter = ModeConverter.class,

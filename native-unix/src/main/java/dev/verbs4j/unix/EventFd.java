@@ -31,16 +31,33 @@ public final class EventFd implements AutoCloseable {
     private boolean closed;
 
     public EventFd() {
+        this(create());
+    }
+
+    private EventFd(int fd) {
+        this.fd = fd;
         one.set(JAVA_LONG, 0, 1L);
+    }
+
+    /**
+     * Takes over an eventfd this process received (from another process, with SCM_RIGHTS): it
+     * is closed with the result.
+     */
+    public static EventFd adopt(int fd) {
+        return new EventFd(fd);
+    }
+
+    private static int create() {
+        int fd;
         try {
             fd = (int) EVENTFD.invokeExact(Libc.errno(), 0, EFD_NONBLOCK | EFD_CLOEXEC);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
         if (fd < 0) {
-            arena.close();
             throw LinuxCallException.last("cannot create an eventfd", "eventfd");
         }
+        return fd;
     }
 
     public int fd() {

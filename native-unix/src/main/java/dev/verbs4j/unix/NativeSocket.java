@@ -23,35 +23,20 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * wait does, on a socket that {@link #allowWaitingReads} made blocking.
  */
 public final class NativeSocket implements AutoCloseable {
-    private static final int SOCK_STREAM = 1, SOCK_NONBLOCK = 0x800, SOCK_CLOEXEC = 0x80000;
-    private static final int SOL_SOCKET = 1, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
-    private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = 1, SHUT_RDWR = 2;
+    private static final int SOL_SOCKET = SocketCalls.SOL_SOCKET, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
+    private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = SocketCalls.SHUT_WR;
     /** TCP_INFO, and where its struct tcp_info (Linux 4.2 on) keeps tcpi_segs_out, a u32. */
     private static final int TCP_INFO = 11, TCP_INFO_SIZE = 256, TCPI_SEGS_OUT = 136;
     /** SO_RCVTIMEO as x86-64 and arm64 number it, with a struct timeval of two longs. */
     private static final int SO_RCVTIMEO = 20;
     private static final int F_GETFL = 3, F_SETFL = 4, O_NONBLOCK = 0x800;
 
-    private static final MethodHandle SOCKET = Libc.function("socket",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle BIND = Libc.function("bind",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle LISTEN = Libc.function("listen",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final MethodHandle ACCEPT4 = Libc.function("accept4",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle CONNECT = Libc.function("connect",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle SETSOCKOPT = Libc.function("setsockopt",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle GETSOCKOPT = Libc.function("getsockopt",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle GETSOCKNAME = Libc.function("getsockname",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle GETPEERNAME = Libc.function("getpeername",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle SHUTDOWN = Libc.function("shutdown",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle FCNTL = Libc.function("fcntl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
     /*
@@ -95,10 +80,10 @@ public final class NativeSocket implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             s.setOption(SOL_SOCKET, SO_REUSEADDR, 1);
             MemorySegment sa = SocketAddresses.of(address, port, arena);
-            if ((int) BIND.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize()) < 0) {
+            if ((int) SocketCalls.BIND.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize()) < 0) {
                 throw LinuxCallException.last("cannot bind to " + bindAddress + ":" + port, "bind");
             }
-            if ((int) LISTEN.invokeExact(Libc.errno(), s.fd, backlog) < 0) {
+            if ((int) SocketCalls.LISTEN.invokeExact(Libc.errno(), s.fd, backlog) < 0) {
                 throw LinuxCallException.last("cannot listen on " + bindAddress + ":" + port, "listen");
             }
             return s;
@@ -110,20 +95,8 @@ public final class NativeSocket implements AutoCloseable {
 
     /** The next pending connection (non-blocking), or null when none is waiting. */
     public NativeSocket accept() {
-        int client;
-        try {
-            client = (int) ACCEPT4.invokeExact(Libc.errno(), fd, MemorySegment.NULL, MemorySegment.NULL,
-                    SOCK_NONBLOCK | SOCK_CLOEXEC);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-        if (client < 0) {
-            if (Libc.lastErrno() == Errno.EAGAIN) {
-                return null;
-            }
-            throw LinuxCallException.last("accept failed", "accept4");
-        }
-        return new NativeSocket(client);
+        int client = SocketCalls.accept(fd);
+        return client < 0 ? null : new NativeSocket(client);
     }
 
     /** Connects to {@code host:port} within {@code timeout}: non-blocking connect, then SO_ERROR. */
@@ -132,7 +105,7 @@ public final class NativeSocket implements AutoCloseable {
         NativeSocket s = open(SocketAddresses.family(address));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = SocketAddresses.of(address, port, arena);
-            int rc = (int) CONNECT.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize());
+            int rc = (int) SocketCalls.CONNECT.invokeExact(Libc.errno(), s.fd, sa, (int) sa.byteSize());
             if (rc < 0 && Libc.lastErrno() != Errno.EINPROGRESS) {
                 throw LinuxCallException.last("cannot connect to " + host + ":" + port, "connect");
             }
@@ -153,16 +126,7 @@ public final class NativeSocket implements AutoCloseable {
     }
 
     private static NativeSocket open(int family) {
-        int fd;
-        try {
-            fd = (int) SOCKET.invokeExact(Libc.errno(), family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-        if (fd < 0) {
-            throw LinuxCallException.last("cannot open a socket", "socket");
-        }
-        return new NativeSocket(fd);
+        return new NativeSocket(SocketCalls.open(family, "a socket"));
     }
 
     /** TCP_NODELAY and SO_KEEPALIVE: small frames go out at once, a vanished peer is noticed. */
@@ -360,17 +324,13 @@ public final class NativeSocket implements AutoCloseable {
      * fd would not wake it). Failures are ignored: the socket is being given up.
      */
     public void shutdown() {
-        try {
-            int ignored = (int) SHUTDOWN.invokeExact(Libc.errno(), fd, SHUT_RDWR);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
+        SocketCalls.shutdownQuietly(fd);
     }
 
     /** Sends FIN after what is queued; reads go on. */
     public void shutdownOutput() {
         try {
-            if ((int) SHUTDOWN.invokeExact(Libc.errno(), fd, SHUT_WR) < 0) {
+            if ((int) SocketCalls.SHUTDOWN.invokeExact(Libc.errno(), fd, SHUT_WR) < 0) {
                 throw LinuxCallException.last("cannot shut the socket's output down", "shutdown");
             }
         } catch (Throwable t) {
@@ -412,7 +372,7 @@ public final class NativeSocket implements AutoCloseable {
         MemorySegment len = arena.allocate(JAVA_INT);
         len.set(JAVA_INT, 0, (int) value.byteSize());
         try {
-            if ((int) GETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, value, len) < 0) {
+            if ((int) SocketCalls.GETSOCKOPT.invokeExact(Libc.errno(), fd, level, name, value, len) < 0) {
                 throw LinuxCallException.last("cannot read socket option " + level + "/" + name, "getsockopt");
             }
         } catch (Throwable t) {

@@ -2,7 +2,7 @@ package dev.verbs4j.guest;
 
 /**
  * The transport a channel runs on and why. For RDMA also the device, GID index and GID type in
- * use; for TCP the reason RDMA was not used.
+ * use; for TCP the reason RDMA was not used; for shared memory why it was chosen.
  *
  * @param kind     the transport
  * @param reason   why it was chosen (for TCP, why not RDMA)
@@ -36,6 +36,16 @@ public record TransportChoice(TransportKind kind, String reason, String device, 
     }
 
     /**
+     * A shared-memory choice.
+     *
+     * @param reason why shared memory
+     * @return the value
+     */
+    public static TransportChoice shm(String reason) {
+        return new TransportChoice(TransportKind.SHM, reason, "", -1, "");
+    }
+
+    /**
      * Whether RDMA carries the channel.
      *
      * @return true for {@link TransportKind#RDMA}
@@ -47,12 +57,15 @@ public record TransportChoice(TransportKind kind, String reason, String device, 
     /**
      * The choice in one line.
      *
-     * @return "rdma (rxe0, GID index 1, RoCE v2)" or "tcp (reason: peer has no RDMA device)"
+     * @return "rdma (rxe0, GID index 1, RoCE v2)", "tcp (reason: peer has no RDMA device)" or
+     *         "shm (reason: forced by configuration)"
      */
     public String describe() {
-        return kind == TransportKind.RDMA
-                ? "rdma (" + device + ", GID index " + gidIndex + ", " + gidType + ")"
-                : "tcp (reason: " + reason + ")";
+        return switch (kind) {
+            case RDMA -> "rdma (" + device + ", GID index " + gidIndex + ", " + gidType + ")";
+            case TCP -> "tcp (reason: " + reason + ")";
+            case SHM -> "shm (reason: " + reason + ")";
+        };
     }
 
     @Override

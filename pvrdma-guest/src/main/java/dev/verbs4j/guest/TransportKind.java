@@ -5,12 +5,14 @@ public enum TransportKind {
     /** An RC queue pair. */
     RDMA,
     /** A TCP connection. */
-    TCP;
+    TCP,
+    /** Shared memory between two processes on one kernel. */
+    SHM;
 
     /**
      * The name as the command line and logs write it.
      *
-     * @return "rdma" or "tcp"
+     * @return "rdma", "tcp" or "shm"
      */
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);

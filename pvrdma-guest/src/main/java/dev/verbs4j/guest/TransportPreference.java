@@ -9,10 +9,15 @@ public enum TransportPreference {
     /** RDMA or fail: no fallback. */
     RDMA,
     /** TCP even where RDMA would work. */
-    TCP;
+    TCP,
+    /**
+     * Shared memory or fail: both ends must be processes on one kernel, in one network
+     * namespace, under one user (the bootstrap exchange proves it).
+     */
+    SHM;
 
     /**
-     * Parses "auto", "rdma" or "tcp", as on the command line.
+     * Parses "auto", "rdma", "tcp" or "shm", as on the command line.
      *
      * @param text the word, any case
      * @return the preference
@@ -22,7 +27,7 @@ public enum TransportPreference {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("transport must be auto, rdma or tcp, got '" + text + "'");
+            throw new IllegalArgumentException("transport must be auto, rdma, tcp or shm, got '" + text + "'");
         }
     }
 }

@@ -16,7 +16,7 @@ final class ChannelOptions {
             description = "completion loop mode (default event)")
     CompletionMode mode = CompletionMode.EVENT;
 
-    @Option(names = "--transport", paramLabel = "auto|rdma|tcp", converter = TransportConverter.class,
+    @Option(names = "--transport", paramLabel = "auto|rdma|tcp|shm", converter = TransportConverter.class,
             description = "(default auto)")
     TransportPreference transport = TransportPreference.AUTO;
 

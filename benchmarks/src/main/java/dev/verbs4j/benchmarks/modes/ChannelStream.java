@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One stream over the TCP channel on loopback: the client sends {@code count} messages (send()
+ * One stream over a channel (TCP unless the caller forces another transport) on loopback: the client sends {@code count} messages (send()
  * waits while the send queue is full), the server counts them on its loop and answers once it has
  * them all. Each end has its own completion loop, as two processes would. Setup is not timed.
  */
@@ -24,7 +24,12 @@ final class ChannelStream {
      * default); off, Nagle packs the small messages as it does for plain NIO.
      */
     static double megabytesPerSecond(int size, int count, CompletionMode mode, boolean noDelay) throws Exception {
-        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode).tcpNoDelay(noDelay));
+        return megabytesPerSecond(size, count, config(size, mode, TransportPreference.TCP).tcpNoDelay(noDelay));
+    }
+
+    /** As above, over the transport {@code config} forces (its mode and message size as given). */
+    static double megabytesPerSecond(int size, int count, ChannelConfig config) throws Exception {
+        try (LoopbackChannelPair pair = LoopbackChannelPair.open(config);
              Arena arena = Arena.ofConfined()) {
             pair.server().setListener(new Counter(count));
             CompletableFuture<ChannelMessage> allArrived = pair.client().receive();
@@ -47,8 +52,13 @@ final class ChannelStream {
      * writes it back). Returns the median in microseconds; the first {@code count / 10} are warm-up.
      */
     static double roundTripP50Micros(int size, int count, CompletionMode mode) throws Exception {
+        return roundTrips(size, count, config(size, mode, TransportPreference.TCP)).p50Micros();
+    }
+
+    /** As above, over the transport {@code config} forces: p50, p99 and mean. */
+    static RoundTrips roundTrips(int size, int count, ChannelConfig config) throws Exception {
         int warmup = count / 10;
-        try (LoopbackChannelPair pair = LoopbackChannelPair.open(tcp(size, mode));
+        try (LoopbackChannelPair pair = LoopbackChannelPair.open(config);
              Arena arena = Arena.ofConfined()) {
             CompletableFuture<Void> echoed = CompletableFuture.runAsync(() -> echo(pair.server(), warmup + count));
             MemorySegment payload = arena.allocate(size).fill((byte) 0x3C);
@@ -63,7 +73,7 @@ final class ChannelStream {
                 }
             }
             CompletionModeBench.await(echoed);
-            return RoundTrips.of(roundTrips).p50Micros();
+            return RoundTrips.of(roundTrips);
         }
     }
 
@@ -87,8 +97,9 @@ final class ChannelStream {
         }
     }
 
-    private static ChannelConfig tcp(int size, CompletionMode mode) {
-        return ChannelConfig.defaults().transport(TransportPreference.TCP).mode(mode).maxMessageSize(size);
+    /** Both ends' configuration: {@code transport} forced, {@code mode}, messages of {@code size}. */
+    static ChannelConfig config(int size, CompletionMode mode, TransportPreference transport) {
+        return ChannelConfig.defaults().transport(transport).mode(mode).maxMessageSize(size);
     }
 
     /**

@@ -84,7 +84,7 @@ public final class IdleLoopBench {
                 LoopThreadStats client = LoopThreadStats.of(clientTid).minus(clientBefore);
                 out.println(HEADER);
                 out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f / %.1f | %.1f / %.1f |",
-                        o.mode().label(), open.getFirst().transport().isRdma() ? "rdma" : "tcp", o.channels(),
+                        o.mode().label(), open.getFirst().transport().kind().label(), o.channels(),
                         o.receiving() ? o.channels() : 0, o.seconds(), server.cpuNanos() / 1e6 / elapsed,
                         client.cpuNanos() / 1e6 / elapsed, server.contextSwitches() / elapsed,
                         client.contextSwitches() / elapsed));

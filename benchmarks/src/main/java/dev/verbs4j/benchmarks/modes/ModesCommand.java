@@ -1,7 +1,10 @@
 package dev.verbs4j.benchmarks.modes;
 
+import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.examples.cli.CommonOptions;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,6 +29,19 @@ abstract class ModesCommand<O> implements Callable<Integer> {
 
     /** Runs the benchmark and prints its rows. */
     abstract void run(O options, PrintStream out) throws Exception;
+
+    /** {@code --sizes}' list, comma- or space-separated; anything but numbers is a usage error. */
+    final List<Integer> sizes(String text) {
+        List<Integer> list = new ArrayList<>();
+        for (String s : text.trim().split("[,\\s]+")) {
+            try {
+                list.add(Integer.parseInt(s));
+            } catch (NumberFormatException e) {
+                throw Cli.usageError(spec, "--sizes takes numbers, got '" + s + "'");
+            }
+        }
+        return list;
+    }
 
     @Override
     public final Integer call() throws Exception {

@@ -55,6 +55,11 @@ final class NioStream {
      * {@code count / 10} warm-up round trips.
      */
     static double roundTripP50Micros(int size, int count) throws Exception {
+        return roundTrips(size, count).p50Micros();
+    }
+
+    /** As above: p50, p99 and mean. */
+    static RoundTrips roundTrips(int size, int count) throws Exception {
         int warmup = count / 10;
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -77,7 +82,7 @@ final class NioStream {
                     }
                 }
                 echoed.join();
-                return RoundTrips.of(roundTrips).p50Micros();
+                return RoundTrips.of(roundTrips);
             }
         }
     }

@@ -3,7 +3,6 @@ package dev.verbs4j.benchmarks.modes;
 import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.loop.CompletionMode;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,14 +45,7 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
     /** The parsed command line as a run's options; a size or count out of range is a usage error. */
     @Override
     TcpFallbackVsNioBench.Options options() {
-        List<Integer> list = new ArrayList<>();
-        for (String s : sizes.trim().split("[,\\s]+")) {
-            try {
-                list.add(Integer.parseInt(s));
-            } catch (NumberFormatException e) {
-                throw Cli.usageError(spec, "--sizes takes numbers, got '" + s + "'");
-            }
-        }
+        List<Integer> list = sizes(sizes);
         if (count != null && passSeconds != null) {
             throw Cli.usageError(spec, "give -n or --seconds, not both");
         }

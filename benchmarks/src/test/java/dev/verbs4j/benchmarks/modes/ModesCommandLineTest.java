@@ -112,7 +112,7 @@ class ModesCommandLineTest {
         assertUsageError(ModeBenchCommand::new, "mode-bench",
                 "Invalid value for option '--mode': mode must be busy, event or adaptive, got 'x'", "--mode", "x", "h");
         assertUsageError(ModeBenchCommand::new, "mode-bench",
-                "Invalid value for option '--transport': transport must be auto, rdma or tcp, got 'x'", "--transport", "x", "h");
+                "Invalid value for option '--transport': transport must be auto, rdma, tcp or shm, got 'x'", "--transport", "x", "h");
         assertUsageError(ModeBenchCommand::new, "mode-bench",
                 "size and iterations must be positive", "-s", "0", "h");
         assertUsageError(ModeBenchCommand::new, "mode-bench", "Unknown option: '--bogus'",

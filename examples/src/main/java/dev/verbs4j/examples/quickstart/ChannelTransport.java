@@ -14,12 +14,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Quick-start: the Channel API, one interface over RDMA and TCP. {@code auto} takes RDMA when both
- * ends can and TCP otherwise; {@code rdma} and {@code tcp} force one. The first line each side
+ * ends can and TCP otherwise; {@code rdma}, {@code tcp} and {@code shm} (shared memory, both ends on one machine) force one. The first line each side
  * prints says which transport carries the channel and why.
  *
  * <pre>
- * ... dev.verbs4j.examples.quickstart.ChannelTransport server 18519 auto|rdma|tcp
- * ... dev.verbs4j.examples.quickstart.ChannelTransport client SERVER 18519 auto|rdma|tcp
+ * ... dev.verbs4j.examples.quickstart.ChannelTransport server 18519 auto|rdma|tcp|shm
+ * ... dev.verbs4j.examples.quickstart.ChannelTransport client SERVER 18519 auto|rdma|tcp|shm
  * </pre>
  */
 public final class ChannelTransport {

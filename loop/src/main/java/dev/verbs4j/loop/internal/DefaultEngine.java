@@ -5,6 +5,7 @@ import dev.verbs4j.loop.spi.FdHandler;
 import dev.verbs4j.loop.spi.LoopDevice;
 import dev.verbs4j.loop.spi.LoopEngine;
 import dev.verbs4j.loop.spi.LoopTimer;
+import dev.verbs4j.loop.spi.MemorySource;
 import dev.verbs4j.unix.Epoll;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -59,6 +60,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final LoopTimers timers = new LoopTimers();
     private final CqTable queues = new CqTable();
+    private final MemoryTable memories = new MemoryTable();
     private final DeviceTable devices = new DeviceTable(queues::eventFor);
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean stopping;
@@ -342,6 +344,16 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     }
 
     @Override
+    public void addMemorySource(MemorySource source) {
+        runAndWait(() -> memories.add(source), CALL_TIMEOUT);
+    }
+
+    @Override
+    public void removeMemorySource(MemorySource source) {
+        runAndWait(() -> memories.remove(source), CALL_TIMEOUT);
+    }
+
+    @Override
     public LoopDevice device(String name) {
         DeviceTable.Lookup found = devices.open(name);
         if (found.opened()) {
@@ -415,7 +427,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     boolean pass(long maxSleepNanos) {
         long now = System.nanoTime(); // one clock read per pass: the rest goes by it
         passStart = now;
-        int work = runTasks() + timers.runDue(now) + queues.pollAll();
+        int work = runTasks() + timers.runDue(now) + queues.pollAll() + memories.pollAll();
         lastPassWork = work;
         if (work > 0) {
             lastWork = now;
@@ -456,11 +468,12 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     }
 
     /**
-     * Arms the CQs, polls once more if it armed any, then waits in epoll until an fd is ready,
+     * Arms the CQs and memory sources, polls once more if it armed any, then waits in epoll until an fd is ready,
      * the nearest deadline or {@code maxSleepNanos}; returns how many fds are ready.
      */
     private int block(long now, long maxSleepNanos) {
-        if (queues.armAll() && queues.pollAll() > 0) {
+        boolean armedQueues = queues.armAll(), armedMemory = memories.armAll();
+        if ((armedQueues || armedMemory) && queues.pollAll() + memories.pollAll() > 0) {
             lastPassWork++;
             return epoll.await(0);
         }
@@ -476,7 +489,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         }
         // after the deadline is published: a request posted from now on sees it (requestPosted)
         long ownCap = OWN_COMPLETIONS_MAX_DELAY_MILLIS * 1_000_000L;
-        if ((timeout < 0 || timeout > ownCap) && queues.ownRequestsUnwatched()) {
+        if ((timeout < 0 || timeout > ownCap) && (queues.ownRequestsUnwatched() || memories.ownRequestsUnwatched())) {
             timeout = ownCap;
             wake.sleepsUntil(now + timeout);
         }

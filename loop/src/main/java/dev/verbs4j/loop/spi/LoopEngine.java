@@ -183,6 +183,20 @@ public interface LoopEngine {
     void removeSource(CompletionSource source);
 
     /**
+     * Polls {@code source} in every pass from now on, and arms it before each sleep.
+     *
+     * @param source the memory source; stays the caller's
+     */
+    void addMemorySource(MemorySource source);
+
+    /**
+     * Stops polling {@code source}; call before freeing the memory it reads.
+     *
+     * @param source a source given to {@link #addMemorySource}
+     */
+    void removeMemorySource(MemorySource source);
+
+    /**
      * The loop's shared view of a device, opened on first use; closed when the loop stops.
      *
      * @param name the RDMA device name

@@ -6,7 +6,9 @@ import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.TransportChoice;
+import dev.verbs4j.guest.TransportKind;
 import dev.verbs4j.guest.TransportPreference;
+import dev.verbs4j.guest.probe.SameHostFacts;
 import dev.verbs4j.unix.NativeSocket;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.guest.channel.ChannelBase;
@@ -21,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * Sets a channel up over a freshly connected TCP socket. Both sides state their capabilities
  * ({@link BootstrapHello}), both apply {@link TransportSelector} to the two statements, then
  * either connect queue pairs (exchanging QP number, PSN and GID over this socket, which then
- * stays as the RDMA channel's control and liveness connection) or keep the socket as the TCP
- * channel itself. An RDMA connect that fails or times out falls back to TCP unless
+ * stays as the RDMA channel's control and liveness connection), set up shared memory when a side
+ * forces it ({@link ShmHandshake}), or keep the socket as the TCP channel itself. An RDMA connect that fails or times out falls back to TCP unless
  * configuration forced RDMA.
  */
 final class BootstrapExchange {
@@ -86,19 +88,26 @@ final class BootstrapExchange {
 
     private static Channel choose(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
-        BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), local);
+        BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), config.sendQueueDepth(),
+                local, SameHostFacts.here());
         streams.send(mine::writeTo);
         BootstrapHello theirs = BootstrapHello.readFrom(streams.in);
         int maxMessage = Math.max(mine.maxMessageSize(), theirs.maxMessageSize());
         LOG.debug("bootstrap over {}: here {}, peer {}", socket, local, theirs.capabilities());
-        TransportChoice choice = TransportSelector.choose(config.transport(), local, theirs.preference(),
-                theirs.capabilities());
+        TransportChoice choice = TransportSelector.choose(config.transport(), local, mine.host(), theirs.preference(),
+                theirs.capabilities(), theirs.host());
         boolean rdmaForced = config.transport() == TransportPreference.RDMA
                 || theirs.preference() == TransportPreference.RDMA;
 
         boolean ownsLoop = config.loop() == null;
         CompletionLoop loop = ownsLoop ? CompletionLoop.start(config.mode()) : config.loop();
         try {
+            if (choice.kind() == TransportKind.SHM) {
+                Channel channel = ShmHandshake.connect(socket, streams, mine, theirs, choice, maxMessage, config, loop,
+                        ownsLoop);
+                LOG.info("transport: {}", choice.describe());
+                return channel;
+            }
             if (choice.isRdma()) {
                 try {
                     Channel channel = RdmaHandshake.connect(socket, streams, choice, local, maxMessage, config,

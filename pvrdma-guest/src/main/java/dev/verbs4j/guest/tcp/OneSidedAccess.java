@@ -1,13 +1,10 @@
 package dev.verbs4j.guest.tcp;
 
-import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.RegisteredRegion;
 import dev.verbs4j.guest.channel.ChannelOperations;
-import dev.verbs4j.guest.channel.RegionTable;
+import dev.verbs4j.guest.channel.OneSidedBook;
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * RDMA's one-sided writes and reads, emulated over a TCP channel's frames. As the responder, the
@@ -21,9 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * the channel ends only after that lock is let go.
  */
 final class OneSidedAccess {
-    private final RegionTable regions = new RegionTable();
-    /** This side's reads that wait for the peer's READ_DONE, by operation id: where its data goes. */
-    private final Map<Long, MemorySegment> readTargets = new ConcurrentHashMap<>();
+    /** The regions, and this side's reads that wait for the peer's READ_DONE. */
+    private final OneSidedBook book = new OneSidedBook();
     private final FrameWriter writer;
     private final ChannelOperations operations;
     private final TcpChannel channel;
@@ -35,19 +31,19 @@ final class OneSidedAccess {
     }
 
     RegisteredRegion register(long size) {
-        return regions.register(size);
+        return book.register(size);
     }
 
     // ---- this side's requests ------------------------------------------------------------------
 
     /** Operation {@code id} reads into {@code local} once the peer's data comes. */
     void expectRead(long id, MemorySegment local) {
-        readTargets.put(id, local);
+        book.expectRead(id, local);
     }
 
     /** Operation {@code id} did not go out: nothing comes for it. */
     void forgetRead(long id) {
-        readTargets.remove(id);
+        book.takeRead(id);
     }
 
     void writeDone(long id, byte status) {
@@ -55,7 +51,7 @@ final class OneSidedAccess {
     }
 
     void readDone(long id, byte status, MemorySegment in, long payloadAt, int length) {
-        MemorySegment target = readTargets.remove(id);
+        MemorySegment target = book.takeRead(id);
         if (status == TcpFrame.STATUS_OK && target != null) {
             MemorySegment.copy(in, payloadAt, target, 0, Math.min(target.byteSize(), length));
         }
@@ -67,15 +63,14 @@ final class OneSidedAccess {
             operations.complete(id);
             return;
         }
-        ChannelException e = new ChannelException(ChannelError.REMOTE_ACCESS,
-                "the peer refused the access (unknown key or outside its region)");
+        ChannelException e = OneSidedBook.refusedByPeer();
         operations.fail(id, e);
         channel.endWith(e);
     }
 
     /** The channel ended: no read waits any more (the regions stay: their owner closes them, and may still read them). */
     void clear() {
-        readTargets.clear();
+        book.clear();
     }
 
     // ---- the peer's requests -------------------------------------------------------------------
@@ -83,10 +78,10 @@ final class OneSidedAccess {
     void serveWrite(long id, long address, int key, MemorySegment in, long payloadAt, int length) {
         ChannelException refused = null;
         try {
-            MemorySegment target = regions.resolve(address, key, length);
+            MemorySegment target = book.resolve(address, key, length);
             MemorySegment.copy(in, payloadAt, target, 0, length);
         } catch (ChannelException e) {
-            refused = refusal(e);
+            refused = OneSidedBook.refusal(e);
         }
         afterResponse(writer.writeDone(id, refused));
     }
@@ -95,9 +90,9 @@ final class OneSidedAccess {
         ChannelException refused = null;
         MemorySegment source = MemorySegment.NULL;
         try {
-            source = regions.resolve(address, key, length);
+            source = book.resolve(address, key, length);
         } catch (ChannelException e) {
-            refused = refusal(e);
+            refused = OneSidedBook.refusal(e);
         }
         afterResponse(writer.readDone(id, source, refused));
     }
@@ -111,14 +106,5 @@ final class OneSidedAccess {
         if (endNow != null) {
             channel.endWith(endNow);
         }
-    }
-
-    /** An invalid access ends the connection here too, as it moves an RC responder QP to ERR. */
-    private static ChannelException refusal(ChannelException why) {
-        if (why.error() != ChannelError.REMOTE_ACCESS) {
-            throw why;
-        }
-        return new ChannelException(ChannelError.REMOTE_ACCESS,
-                "the peer made an invalid one-sided access: " + why.getMessage());
     }
 }

@@ -23,7 +23,7 @@ public final class HandshakePeerProcess {
         try (NativeSocket socket = NativeSocket.connect(args[0], Integer.parseInt(args[1]), Duration.ofSeconds(60))) {
             BootstrapStreams streams = new BootstrapStreams(socket, Duration.ofSeconds(60));
             Capabilities local = CapabilitiesProbe.probe(args[2], Integer.parseInt(args[3]), 0);
-            streams.send(new BootstrapHello(TransportPreference.RDMA, maxMessage, local)::writeTo);
+            streams.send(new BootstrapHello(TransportPreference.RDMA, maxMessage, 32, local, dev.verbs4j.guest.probe.SameHostFacts.here())::writeTo);
             BootstrapHello.readFrom(streams.in);
             if (!stopAt.equals("hello")) {
                 boolean peerReady = streams.in.readBoolean();
