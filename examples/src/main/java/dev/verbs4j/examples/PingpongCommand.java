@@ -2,6 +2,8 @@ package dev.verbs4j.examples;
 
 import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.examples.cli.CommonOptions;
+import dev.verbs4j.examples.cli.CompletionModeConverter;
+import dev.verbs4j.examples.cli.TransportPreferenceConverter;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelException;
@@ -23,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -52,11 +53,11 @@ public final class PingpongCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "HOST", description = "the server to connect to")
     String host;
 
-    @Option(names = "--transport", paramLabel = "T", converter = TransportConverter.class,
+    @Option(names = "--transport", paramLabel = "T", converter = TransportPreferenceConverter.class,
             description = "auto (default), rdma (no fallback), tcp or shm (shared memory, both ends on this machine)")
     TransportPreference transport = TransportPreference.AUTO;
 
-    @Option(names = "--mode", paramLabel = "M", converter = ModeConverter.class,
+    @Option(names = "--mode", paramLabel = "M", converter = CompletionModeConverter.class,
             description = "completion loop: busy, event (default) or adaptive")
     CompletionMode mode = CompletionMode.EVENT;
 
@@ -88,20 +89,6 @@ public final class PingpongCommand implements Callable<Integer> {
         ChannelConfig config() {
             return ChannelConfig.defaults().transport(transport).mode(mode).maxMessageSize(Math.max(size, 8))
                     .device(device).gidIndex(gidIndex).connectTimeout(Duration.ofSeconds(30));
-        }
-    }
-
-    static final class TransportConverter implements ITypeConverter<TransportPreference> {
-        @Override
-        public TransportPreference convert(String value) {
-            return TransportPreference.parse(value);
-        }
-    }
-
-    static final class ModeConverter implements ITypeConverter<CompletionMode> {
-        @Override
-        public CompletionMode convert(String value) {
-            return CompletionMode.parse(value);
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The misuse fuzzer, run by {@link VerbsFuzzDeviceTest} in a child JVM so that a crash is seen
+ * The misuse fuzzer, run by {@link VerbsFuzzRigTest} in a child JVM so that a crash is seen
  * from outside: several threads run random sequences of steps ({@link FuzzWorker}) over shared
  * verbs objects until the wanted number of sequences is done. Prints the seed first (replay with
  * {@code -Dverbs4j.fuzz.seed=N} or {@code VERBS4J_FUZZ_SEED=N}), then one "key: value" summary.

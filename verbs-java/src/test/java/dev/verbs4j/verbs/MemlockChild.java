@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Run by {@link MemlockLimitDeviceTest} in a child JVM started with a 64 KiB RLIMIT_MEMLOCK and
+ * Run by {@link MemlockLimitRigTest} in a child JVM started with a 64 KiB RLIMIT_MEMLOCK and
  * without CAP_IPC_LOCK: registers 1 MiB on the rig's device and reports what happened on stdout,
  * one "key: value" line each. Exit status 0 when the registration failed with
  * MemoryLockLimitException and nothing leaked, 1 otherwise.

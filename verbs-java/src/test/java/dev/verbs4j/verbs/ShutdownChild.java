@@ -3,7 +3,7 @@ package dev.verbs4j.verbs;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Run by {@link ShutdownDeviceTest} in a child JVM: opens a device, connects two QPs, starts a
+ * Run by {@link ShutdownRigTest} in a child JVM: opens a device, connects two QPs, starts a
  * thread that polls and one that posts RDMA writes, and exits while they run with every verbs
  * object still open. The JVM must end with status 0, not with a crash.
  */

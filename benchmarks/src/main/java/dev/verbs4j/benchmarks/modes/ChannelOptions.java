@@ -1,10 +1,10 @@
 package dev.verbs4j.benchmarks.modes;
 
+import dev.verbs4j.examples.cli.CompletionModeConverter;
+import dev.verbs4j.examples.cli.TransportPreferenceConverter;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.loop.CompletionMode;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * The options {@code mode-bench} and {@code idle-loop} share: how their channels are set up
@@ -12,11 +12,11 @@ import picocli.CommandLine.TypeConversionException;
  * benchmarks/modes.sh passes.
  */
 final class ChannelOptions {
-    @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = ModeConverter.class,
+    @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = CompletionModeConverter.class,
             description = "completion loop mode (default event)")
     CompletionMode mode = CompletionMode.EVENT;
 
-    @Option(names = "--transport", paramLabel = "auto|rdma|tcp|shm", converter = TransportConverter.class,
+    @Option(names = "--transport", paramLabel = "auto|rdma|tcp|shm", converter = TransportPreferenceConverter.class,
             description = "(default auto)")
     TransportPreference transport = TransportPreference.AUTO;
 
@@ -29,28 +29,4 @@ final class ChannelOptions {
     @Option(names = {"-x", "--gid-idx", "--gid-index"}, paramLabel = "INDEX",
             description = "GID index (default: a RoCE v2 IPv4 GID)")
     int gidIndex = -1;
-
-    /** {@code --mode}'s values as {@link CompletionMode#parse} reads them; a bad one is a usage error. */
-    static final class ModeConverter implements ITypeConverter<CompletionMode> {
-        @Override
-        public CompletionMode convert(String value) {
-            try {
-                return CompletionMode.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    /** {@code --transport}'s values as {@link TransportPreference#parse} reads them. */
-    static final class TransportConverter implements ITypeConverter<TransportPreference> {
-        @Override
-        public TransportPreference convert(String value) {
-            try {
-                return TransportPreference.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
-            }
-        }
-    }
 }

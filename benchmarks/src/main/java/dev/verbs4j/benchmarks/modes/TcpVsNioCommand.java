@@ -1,6 +1,7 @@
 package dev.verbs4j.benchmarks.modes;
 
 import dev.verbs4j.examples.cli.Cli;
+import dev.verbs4j.examples.cli.CompletionModeConverter;
 import dev.verbs4j.loop.CompletionMode;
 import java.io.PrintStream;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class TcpVsNioCommand extends ModesCommand<TcpFallbackVsNioBench.Op
             + "side before the measured passes (default 12000: C2 compiles a method after 10 000 calls)")
     int warmup = 12_000;
 
-    @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = ChannelOptions.ModeConverter.class,
+    @Option(names = "--mode", paramLabel = "busy|event|adaptive", converter = CompletionModeConverter.class,
             description = "the channel's completion mode (default event)")
     CompletionMode mode = CompletionMode.EVENT;
 

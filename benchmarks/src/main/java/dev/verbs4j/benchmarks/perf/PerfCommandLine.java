@@ -2,10 +2,10 @@ package dev.verbs4j.benchmarks.perf;
 
 import dev.verbs4j.examples.cli.Cli;
 import dev.verbs4j.examples.cli.CommonOptions;
+import dev.verbs4j.examples.cli.WordConverter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -84,10 +84,10 @@ public final class PerfCommandLine implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    static final class TestConverter implements ITypeConverter<PerfTest> {
-        @Override
-        public PerfTest convert(String value) {
-            return PerfTest.parse(value);
+    /** TEST as {@link PerfTest#parse} reads it; an unknown one is a usage error that lists the tests. */
+    static final class TestConverter extends WordConverter<PerfTest> {
+        TestConverter() {
+            super(PerfTest::parse);
         }
     }
 

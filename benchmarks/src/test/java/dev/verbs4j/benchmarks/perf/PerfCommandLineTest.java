@@ -38,7 +38,8 @@ class PerfCommandLineTest {
                 {{"send_lat", "-s"}, {"Missing required parameter for option '--size'"}},
                 {{"send_lat", "-s", "big"}, {"Invalid value for option '--size': 'big' is not an int"}},
                 {{"send_lat", "-n", "4"}, {"option -n must be at least 5, got 4"}},
-                {{"nope"}, {"unknown test 'nope'"}},
+                {{"nope"}, {"Invalid value for positional parameter at index 0 (TEST): unknown test 'nope'; tests: "
+                        + "send_lat, write_lat, read_lat, atomic_lat, send_bw, write_bw, read_bw\n"}},
                 {{}, {"Missing required parameter: 'TEST'"}}}) {
             StringWriter err = new StringWriter();
             CommandLine cl = Cli.commandLine(new PerfCommandLine());

@@ -1,5 +1,6 @@
 package dev.verbs4j.examples.nvmf;
 
+import dev.verbs4j.examples.cli.Cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,9 +22,13 @@ public final class NvmfCommand implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command tree, with errors from the host library printed as one line (exit 1). */
+    /**
+     * The command tree: a usage error is one message and exit 2 as for every verbs4j command
+     * ({@link Cli}); an error from the host library is one line {@code nvmf SUBCOMMAND: message}
+     * (exit 1).
+     */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new NvmfCommand());
+        CommandLine cl = Cli.commandLine(new NvmfCommand());
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("nvmf " + line.getCommandName() + ": " + e.getMessage());
             return 1;
