@@ -38,6 +38,20 @@ final class OneSidedAccess {
         return regions.register(size);
     }
 
+    /** The longest payload a valid WRITE of the peer's may carry: the largest region registered here. */
+    long longestWrite() {
+        return regions.largest();
+    }
+
+    /** The longest payload a valid READ_DONE may carry: the longest read this side is waiting for. */
+    long longestReadAnswer() {
+        long longest = 0;
+        for (MemorySegment target : readTargets.values()) {
+            longest = Math.max(longest, target.byteSize());
+        }
+        return longest;
+    }
+
     // ---- this side's requests ------------------------------------------------------------------
 
     /** Operation {@code id} reads into {@code local} once the peer's data comes. */
