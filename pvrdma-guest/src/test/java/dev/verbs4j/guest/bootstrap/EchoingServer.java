@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.LongAccumulator;
  * the client's address: refused in the exchange, or set up and later ended; and the most heap one
  * exchange allocated.
  */
-final class EchoingServer implements AutoCloseable {
+public final class EchoingServer implements AutoCloseable {
     private final ChannelServer server;
     private final ChannelConfig config;
     private final ExecutorService exchanges = Executors.newCachedThreadPool();
@@ -37,23 +37,23 @@ final class EchoingServer implements AutoCloseable {
     private final LongAccumulator mostAllocated = new LongAccumulator(Math::max, 0);
     private volatile boolean closing;
 
-    EchoingServer(ChannelConfig config) {
+    public EchoingServer(ChannelConfig config) {
         this.config = config;
         this.server = ChannelServer.listen("127.0.0.1", 0, config);
         this.acceptor = Thread.ofPlatform().name("echoing-server-accept").start(this::acceptAll);
     }
 
-    int port() {
+    public int port() {
         return server.port();
     }
 
     /** How the connection from {@code client} ended: "refused: why" or "ended ERROR: why". */
-    CompletableFuture<String> outcome(InetSocketAddress client) {
+    public CompletableFuture<String> outcome(InetSocketAddress client) {
         return outcomes.computeIfAbsent(client, p -> new CompletableFuture<>());
     }
 
     /** Outcomes recorded so far, the anonymous ones included. */
-    int outcomesRecorded() {
+    public int outcomesRecorded() {
         synchronized (anonymous) {
             return anonymous.size() + (int) outcomes.values().stream().filter(CompletableFuture::isDone).count();
         }

@@ -6,17 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
 import dev.verbs4j.guest.ChannelMessage;
+import dev.verbs4j.guest.OpenFds;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.CompletionMode;
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -27,8 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,7 +56,7 @@ class HostilePeersTest {
         ChannelConfig clientConfig = ChannelConfig.defaults().transport(TransportPreference.TCP)
                 .maxMessageSize(MAX_MESSAGE);
         warmUp(clientConfig);
-        long fdsBefore = openFds();
+        long fdsBefore = OpenFds.count();
         long nativeBefore = directMemoryUsed();
         long seed = Long.getLong("verbs4j.hostileSeed", System.nanoTime());
         Random random = new Random(seed);
@@ -109,7 +105,7 @@ class HostilePeersTest {
             }
         }
         assertEquals(HostilePeer.Kind.values().length, counts.size(), "every kind of peer ran: " + counts);
-        awaitFds(fdsBefore);
+        OpenFds.awaitNoMoreThan(fdsBefore, "the attack left fds open");
         System.out.printf("%d hostile peers %s, %d verified exchanges alongside (seed %d)%n", PEERS, counts,
                 exchanged, seed);
     }
@@ -165,24 +161,5 @@ class HostilePeersTest {
     private static long directMemoryUsed() {
         return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
                 .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
-    }
-
-    private static long openFds() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
-    }
-
-    /**
-     * The fds back to where they were (or fewer: one of the warm-up's may close late); a channel's
-     * socket closes on its loop, so allow it a moment.
-     */
-    private static void awaitFds(long before) throws IOException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        long now;
-        while ((now = openFds()) > before && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
-        assertTrue(now <= before, "open fds: " + before + " before the attack, " + now + " after");
     }
 }
