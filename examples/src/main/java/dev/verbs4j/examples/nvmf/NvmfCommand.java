@@ -1,5 +1,6 @@
 package dev.verbs4j.examples.nvmf;
 
+import dev.verbs4j.examples.cli.Cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,9 +22,13 @@ public final class NvmfCommand implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command tree, with errors from the host library printed as one line (exit 1). */
+    /**
+     * The command tree with the conventions of every program here ({@link Cli#commandLine}: a
+     * usage error is one line and a pointer to --help, exit 2, not the whole usage), and errors
+     * from the host library printed as one line (exit 1).
+     */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new NvmfCommand());
+        CommandLine cl = Cli.commandLine(new CommandLine(new NvmfCommand()));
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("nvmf " + line.getCommandName() + ": " + e.getMessage());
             return 1;
