@@ -79,6 +79,8 @@ public final class ChannelConfig {
 
     /**
      * The largest message this side wants to send; the channel uses the larger of both sides'.
+     * A peer may raise it to 16 MiB, or to this side's own value when that is larger: a peer that
+     * asks for more is refused at connect, since each channel reserves buffers by this size.
      *
      * @param bytes the value
      * @return this configuration

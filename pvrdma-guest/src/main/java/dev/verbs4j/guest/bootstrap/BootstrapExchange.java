@@ -12,6 +12,7 @@ import dev.verbs4j.guest.probe.SameHostFacts;
 import dev.verbs4j.unix.NativeSocket;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.guest.channel.ChannelBase;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
@@ -68,7 +69,11 @@ final class BootstrapExchange {
         } catch (SocketTimeoutException e) {
             closeQuietly(socket);
             throw new ChannelException(ChannelError.CONNECT_FAILED, "the peer did not answer the bootstrap exchange "
-                    + "within " + config.connectTimeout(), e);
+                    + "within " + config.connectTimeout() + ": " + e.getMessage(), e);
+        } catch (EOFException e) {
+            closeQuietly(socket);
+            throw new ChannelException(ChannelError.CONNECT_FAILED,
+                    "the peer closed the connection in the middle of the bootstrap exchange", e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(socket);
             throw failed(e);
@@ -90,9 +95,12 @@ final class BootstrapExchange {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
         BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), config.sendQueueDepth(),
                 local, SameHostFacts.here());
+        // the whole statement within the time-out, not each byte: a trickling peer holds no thread for long
+        streams.finishBy(config.connectTimeout(), "the peer's bootstrap statement");
         streams.send(mine::writeTo);
         BootstrapHello theirs = BootstrapHello.readFrom(streams.in);
-        int maxMessage = Math.max(mine.maxMessageSize(), theirs.maxMessageSize());
+        streams.finishBy(null, null);
+        int maxMessage = BootstrapHello.agreedMaxMessageSize(mine, theirs);
         LOG.debug("bootstrap over {}: here {}, peer {}", socket, local, theirs.capabilities());
         TransportChoice choice = TransportSelector.choose(config.transport(), local, mine.host(), theirs.preference(),
                 theirs.capabilities(), theirs.host());

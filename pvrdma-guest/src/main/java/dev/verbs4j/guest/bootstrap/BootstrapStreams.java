@@ -19,9 +19,15 @@ import java.time.Duration;
  * taken from the socket the TCP transport goes on using.
  */
 final class BootstrapStreams {
+    /** The longest reason of the peer's this side repeats. */
+    static final int REASON_MAX = 500;
+
     final DataInputStream in;
     private final NativeSocket socket;
     private final long timeoutMillis;
+    /** When set ({@link #finishBy}), no wait goes past it: System.nanoTime() based; MAX_VALUE for none. */
+    private long deadline = Long.MAX_VALUE;
+    private String deadlineStep;
     private final MemorySegment buffer = Arena.ofAuto().allocate(4096);
 
     BootstrapStreams(NativeSocket socket, Duration timeout) {
@@ -66,12 +72,30 @@ final class BootstrapStreams {
     String readOutcome() throws IOException {
         boolean ok = in.readBoolean();
         String reason = in.readUTF();
-        return ok ? null : reason;
+        return ok ? null : PeerText.printable(reason, REASON_MAX);
+    }
+
+    /**
+     * Bounds every wait from now on by {@code limit} in all, not each by the timeout alone: a peer
+     * that sends a byte now and then must still finish {@code step} in time. Null ends the bound.
+     */
+    void finishBy(Duration limit, String step) {
+        this.deadline = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
+        this.deadlineStep = step;
     }
 
     private void waitFor(short events) throws SocketTimeoutException {
-        if (socket.await(events, -1, timeoutMillis) == 0) {
-            throw new SocketTimeoutException("no progress on the bootstrap socket within " + timeoutMillis + " ms");
+        long wait = timeoutMillis;
+        if (deadline != Long.MAX_VALUE) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                throw new SocketTimeoutException(deadlineStep + " was not complete in time");
+            }
+            wait = Math.min(wait, left);
+        }
+        if (socket.await(events, -1, wait) == 0) {
+            throw new SocketTimeoutException(wait < timeoutMillis ? deadlineStep + " was not complete in time"
+                    : "no progress on the bootstrap socket within " + timeoutMillis + " ms");
         }
     }
 

@@ -14,6 +14,7 @@ import java.io.IOException;
  */
 record Capabilities(CapabilitiesGap gap, String detail, String device, int port, int gidIndex,
                            String gidType, long memlockHeadroom) {
+    private static final int TEXT_MAX = 200;
 
     public static Capabilities usable(String device, int port, int gidIndex, String gidType, long memlockHeadroom) {
         return new Capabilities(CapabilitiesGap.NONE, "", device, port, gidIndex, gidType, memlockHeadroom);
@@ -54,8 +55,9 @@ record Capabilities(CapabilitiesGap gap, String detail, String device, int port,
         } catch (IllegalArgumentException e) {
             gap = CapabilitiesGap.DEVICE_ERROR; // a newer peer's reason: still not usable
         }
-        return new Capabilities(gap, in.readUTF(), in.readUTF(), in.readInt(), in.readInt(), in.readUTF(),
-                in.readLong());
+        // the peer's words reach this side's log and TransportChoice.reason(): printable and short
+        return new Capabilities(gap, PeerText.printable(in.readUTF(), TEXT_MAX), PeerText.printable(in.readUTF(),
+                TEXT_MAX), in.readInt(), in.readInt(), PeerText.printable(in.readUTF(), TEXT_MAX), in.readLong());
     }
 
     @Override

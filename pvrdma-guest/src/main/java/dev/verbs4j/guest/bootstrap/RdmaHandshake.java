@@ -63,7 +63,7 @@ final class RdmaHandshake {
             streams.in.readFully(endpoint);
             peer = QueuePairEndpoint.fromBytes(endpoint);
         } else {
-            peerFailure = streams.in.readUTF();
+            peerFailure = PeerText.printable(streams.in.readUTF(), BootstrapStreams.REASON_MAX);
         }
         giveUpIf(channel, failure, peerFailure);
 

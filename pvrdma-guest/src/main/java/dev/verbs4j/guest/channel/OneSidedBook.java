@@ -36,6 +36,20 @@ public final class OneSidedBook {
     }
 
     /** The channel ended: no read waits any more (the regions stay: their owner closes them, and may still read them). */
+    /** The largest region registered here: the longest payload a valid one-sided write may carry. */
+    public long largestRegion() {
+        return regions.largest();
+    }
+
+    /** The longest read this side is waiting for: the longest answer a valid read may get. */
+    public long longestReadTarget() {
+        long longest = 0;
+        for (MemorySegment target : readTargets.values()) {
+            longest = Math.max(longest, target.byteSize());
+        }
+        return longest;
+    }
+
     public void clear() {
         readTargets.clear();
     }

@@ -18,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class RegionTable {
     private final Map<Integer, TableRegion> byKey = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
+    /** The largest region registered so far: no request of the peer's may name more bytes. */
+    private volatile long largest;
 
     public RegisteredRegion register(long size) {
         if (size <= 0) {
@@ -25,6 +27,9 @@ public final class RegionTable {
         }
         Arena arena = Arena.ofShared();
         MemorySegment memory = arena.allocate(size, 64);
+        synchronized (this) {
+            largest = Math.max(largest, size);
+        }
         int key;
         TableRegion region;
         do {
@@ -32,6 +37,11 @@ public final class RegionTable {
             region = new TableRegion(this, arena, memory, key);
         } while (key == 0 || byKey.putIfAbsent(key, region) != null);
         return region;
+    }
+
+    /** The size of the largest region registered so far (0 before the first): a bound on any valid access. */
+    public long largest() {
+        return largest;
     }
 
     /** The bytes a peer's request names, or a REMOTE_ACCESS failure exactly when RDMA would fail. */

@@ -58,6 +58,11 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
     }
 
     @Override
+    public long longestPayload(byte type) {
+        return type == TcpFrame.WRITE ? oneSided.longestWrite() : oneSided.longestReadAnswer();
+    }
+
+    @Override
     public boolean stopHere() {
         return channel.endCause() != null || (directReader != null && directReader.getAsBoolean());
     }

@@ -34,6 +34,16 @@ final class OneSidedAccess {
         return book.register(size);
     }
 
+    /** The longest payload a valid WRITE of the peer's may carry: the largest region registered here. */
+    long longestWrite() {
+        return book.largestRegion();
+    }
+
+    /** The longest payload a valid READ_DONE may carry: the longest read this side is waiting for. */
+    long longestReadAnswer() {
+        return book.longestReadTarget();
+    }
+
     // ---- this side's requests ------------------------------------------------------------------
 
     /** Operation {@code id} reads into {@code local} once the peer's data comes. */

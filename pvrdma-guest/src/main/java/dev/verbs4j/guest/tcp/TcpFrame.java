@@ -195,7 +195,7 @@ final class TcpFrame {
         };
     }
 
-    private static boolean hasPayload(byte type) {
+    static boolean hasPayload(byte type) {
         return type == MESSAGE || type == WRITE || type == READ_DONE;
     }
 

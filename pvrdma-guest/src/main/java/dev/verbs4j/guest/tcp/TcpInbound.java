@@ -40,6 +40,12 @@ final class TcpInbound {
         void corrupt(String why);
 
         /**
+         * The longest payload a valid frame of {@code type} (WRITE or READ_DONE) may carry here:
+         * what this side registered or asked for. A longer one is refused before the buffer grows for it.
+         */
+        long longestPayload(byte type);
+
+        /**
          * Whether to leave the frames that follow in the buffer: the channel ended (in a frame's
          * handling), or a thread reading for its own receive has its message (the next receive
          * takes the next one from here, with no copy kept in between).
@@ -240,19 +246,34 @@ final class TcpInbound {
 
     /**
      * Whether the frame at readAt, whose type has arrived, may be as long as its length says:
-     * a known type, and a MESSAGE no longer than the agreed maximum. (Its other fields are checked
-     * when it is whole.)
+     * a known type, a MESSAGE no longer than the agreed maximum, a WRITE or READ_DONE no longer
+     * than this side could take, the other types exactly their fields long. (Its other fields are checked when it is whole.)
      */
     private boolean plausible(int body) {
         byte type = TcpFrame.type(in, readAt + TcpFrame.LENGTH_FIELD);
-        if (TcpFrame.fields(type) < 0) {
+        int fields = TcpFrame.fields(type);
+        if (fields < 0) {
             frames.corrupt("unknown frame type " + type);
+            return false;
+        }
+        if (!TcpFrame.hasPayload(type) && body != fields) {
+            frames.corrupt("a frame of type " + type + " with a body of " + body + " bytes (its fields take " + fields
+                    + ")");
             return false;
         }
         if (type == TcpFrame.MESSAGE && body > maxMessageBody) {
             frames.corrupt("a message of " + (body - TcpFrame.MESSAGE_FIELDS) + " bytes, over the agreed maximum of "
                     + (maxMessageBody - TcpFrame.MESSAGE_FIELDS));
             return false;
+        }
+        if (type == TcpFrame.WRITE || type == TcpFrame.READ_DONE) {
+            long payload = body - fields, longest = frames.longestPayload(type);
+            if (payload > longest) {
+                frames.corrupt((type == TcpFrame.WRITE ? "a one-sided write of " + payload
+                        + " bytes, larger than any region registered here (" + longest + ")"
+                        : "an answer of " + payload + " bytes to reads of at most " + longest + " bytes"));
+                return false;
+            }
         }
         return true;
     }

@@ -14,11 +14,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a buggy or hostile peer's frames do: a body too short for its type's fields, an unknown
- * type, a message over the agreed maximum. Each is refused as such, with no field read past the
+ * type, a message over the agreed maximum, a one-sided write or read answer longer than this
+ * side registered or asked for. Each is refused as such, with no field read past the
  * frame and no buffer grown for it.
  */
 class MalformedFramesTest {
     private static final int MAX_MESSAGE = 4096;
+    /** What this side registered and asked to read, as the bounds of a peer's WRITE and READ_DONE. */
+    private static final int LARGEST_REGION = 8192, LONGEST_READ = 512;
 
     @Test
     void everyTypeWithABodyShorterThanItsFieldsIsMalformed() {
@@ -57,6 +60,17 @@ class MalformedFramesTest {
         assertRefusedEarly((byte) 99, 1 << 30, "unknown frame type 99");
         assertRefusedEarly(TcpFrame.MESSAGE, TcpFrame.MESSAGE_FIELDS + MAX_MESSAGE + 1,
                 "a message of 4097 bytes, over the agreed maximum of 4096");
+    }
+
+    @Test
+    void framesLongerThanThisSideCouldTakeAreRefusedBeforeTheirBodyArrives() throws Exception {
+        assertRefusedEarly(TcpFrame.WRITE, TcpFrame.fields(TcpFrame.WRITE) + LARGEST_REGION + 1,
+                "a one-sided write of 8193 bytes, larger than any region registered here (8192)");
+        assertRefusedEarly(TcpFrame.READ_DONE, TcpFrame.fields(TcpFrame.READ_DONE) + LONGEST_READ + 1,
+                "an answer of 513 bytes to reads of at most 512 bytes");
+        assertRefusedEarly(TcpFrame.READ, 1 << 30, "a frame of type 3 with a body of 1073741824 bytes (its fields take 25)");
+        assertRefusedEarly(TcpFrame.WRITE, 1 << 30, "a one-sided write of " + ((1 << 30) - TcpFrame.fields(TcpFrame.WRITE))
+                + " bytes, larger than any region registered here (8192)");
     }
 
     @Test
@@ -144,6 +158,11 @@ class MalformedFramesTest {
         @Override
         public void corrupt(String why) {
             calls.add("corrupt: " + why);
+        }
+
+        @Override
+        public long longestPayload(byte type) {
+            return type == TcpFrame.WRITE ? LARGEST_REGION : LONGEST_READ;
         }
 
         @Override

@@ -101,6 +101,11 @@ class TcpInboundTest {
         }
 
         @Override
+        public long longestPayload(byte type) {
+            return 0; // messages only
+        }
+
+        @Override
         public boolean stopHere() {
             return false;
         }
