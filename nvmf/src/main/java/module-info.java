@@ -2,4 +2,5 @@
 module dev.verbs4j.nvmf {
     requires dev.verbs4j.verbs;
     exports dev.verbs4j.nvmf;
+    exports dev.verbs4j.nvmf.types;
 }

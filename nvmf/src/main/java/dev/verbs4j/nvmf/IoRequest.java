@@ -1,5 +1,9 @@
 package dev.verbs4j.nvmf;
 
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmeStatusException;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ExecutionException;

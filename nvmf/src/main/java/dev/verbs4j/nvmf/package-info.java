@@ -46,13 +46,19 @@
  * Options, identities, discovery entries and statuses are immutable values.
  *
  * <h2>Errors</h2>
- * Everything thrown is unchecked and extends {@link dev.verbs4j.nvmf.NvmfException}:
- * {@link dev.verbs4j.nvmf.NvmeStatusException} (and its subclasses) when the target completed a
+ * Everything thrown is unchecked and extends {@link dev.verbs4j.nvmf.types.NvmfException}:
+ * {@link dev.verbs4j.nvmf.types.NvmeStatusException} (and its subclasses) when the target completed a
  * command with an error status, after which the controller still works;
- * {@link dev.verbs4j.nvmf.NvmfTransportException} (and {@link dev.verbs4j.nvmf.NvmfTimeoutException})
+ * {@link dev.verbs4j.nvmf.types.NvmfTransportException} (and {@link dev.verbs4j.nvmf.types.NvmfTimeoutException})
  * when the connection failed, broke or went silent, after which the controller is unusable and
  * {@link dev.verbs4j.nvmf.NvmfController#failure()} says why. Bad arguments throw
  * {@link java.lang.IllegalArgumentException} or {@link java.lang.IndexOutOfBoundsException}
  * before anything is sent.
+ *
+ * <h2>Packages</h2>
+ * This package holds the controller and what is passed to it; what it reports (identities,
+ * discovery entries, statuses, the exceptions) and {@link dev.verbs4j.nvmf.types.IoCallback} are in
+ * {@link dev.verbs4j.nvmf.types}, which the module's internal packages (wire formats, queues,
+ * controller parts, connect sequence) use too, so that every dependency points down to it.
  */
 package dev.verbs4j.nvmf;

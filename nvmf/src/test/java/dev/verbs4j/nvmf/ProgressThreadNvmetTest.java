@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.verbs4j.examples.nvmf;
 
 import dev.verbs4j.nvmf.IoBuffer;
-import dev.verbs4j.nvmf.NamespaceIdentity;
 import dev.verbs4j.nvmf.NvmfConnectOptions;
 import dev.verbs4j.nvmf.NvmfController;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -1,9 +1,9 @@
 package dev.verbs4j.nvmf.controller;
 
-import dev.verbs4j.nvmf.IoCallback;
-import dev.verbs4j.nvmf.NvmfException;
 import dev.verbs4j.nvmf.queue.CommandListener;
 import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.nvmf.wire.Opcodes;
 import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.nvmf.wire.Sqe;

@@ -1,8 +1,8 @@
 package dev.verbs4j.nvmf.queue;
 
-import dev.verbs4j.nvmf.NvmfException;
-import dev.verbs4j.nvmf.NvmfTimeoutException;
-import dev.verbs4j.nvmf.NvmfTransportException;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTimeoutException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import dev.verbs4j.nvmf.wire.Cqe;
 import dev.verbs4j.nvmf.wire.Sqe;
 import dev.verbs4j.verbs.Access;

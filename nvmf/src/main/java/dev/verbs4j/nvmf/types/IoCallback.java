@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * Completion of an I/O submitted with a callback: called on the thread that polls, with
@@ -7,7 +7,7 @@ package dev.verbs4j.nvmf;
 @FunctionalInterface
 public interface IoCallback {
     /**
-     * One I/O finished. It runs inside {@link NvmfController#poll()} (or the progress thread's
+     * One I/O finished. It runs inside {@link dev.verbs4j.nvmf.NvmfController#poll()} (or the progress thread's
      * poll) while that I/O queue's lock is held: keep it short, and do not block on other I/O.
      *
      * @param tag   the tag the I/O was submitted with
