@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The connect sequence and what it made, owned until {@link #close}: the rdma_cm event channel,
  * the shared verbs objects, the admin queue (connected, then CAP read, CC.EN set, Identify
- * Controller), the I/O queues, the keep-alive timer and the progress thread. A failure part-way
+ * Controller), the I/O queues, the keep-alive timer and the completion loop of the progress thread. A failure part-way
  * closes what was made; {@link #close} takes it all down in the reverse order.
  */
 final class ControllerConnection {
@@ -38,7 +38,7 @@ final class ControllerConnection {
     final long maxTransferBytes;
     private final CmEventChannel channel;
     private KeepAliveTimer keepAlive;
-    private volatile ProgressThread progress;
+    private volatile ControllerLoop loop;
     /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -81,8 +81,7 @@ final class ControllerConnection {
                 c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
             }
             if (o.progressThread() && c.io.count() > 0) {
-                c.progress = ProgressThread.start("nvmf-progress " + o.subsystemNqn(), c.io, resources.events(),
-                        o.progressSpin(), c::failure);
+                c.loop = ControllerLoop.start(o.completionMode(), o.progressSpin(), c.io, resources.events());
             }
             return c;
         } catch (RuntimeException e) {
@@ -99,22 +98,18 @@ final class ControllerConnection {
         }
     }
 
-    boolean hasProgressThread() {
-        return progress != null;
-    }
-
-    boolean isProgressThread(Thread t) {
-        ProgressThread p = progress;
-        return p != null && p.is(t);
+    /** The completion loop that takes the I/O queues' completions, or null when the caller polls. */
+    ControllerLoop loop() {
+        return loop;
     }
 
     /** Breaks the controller: every waiting and later command fails with {@code cause}. */
     void fail(NvmfException cause) {
         admin.queue().markFailed(cause);
         io.markFailed(cause);
-        ProgressThread p = progress;
-        if (p != null) {
-            p.wake(); // it fails the commands in flight
+        ControllerLoop l = loop;
+        if (l != null) {
+            l.failInFlight();
         }
     }
 
@@ -125,7 +120,7 @@ final class ControllerConnection {
     }
 
     /**
-     * Stops the progress thread and the keep-alive timer, shuts the controller down (CC.SHN) when
+     * Stops the completion loop and the keep-alive timer, shuts the controller down (CC.SHN) when
      * {@code shutdown} and the target answers, disconnects every queue, then closes the buffers
      * and verbs objects. Closing again does nothing.
      */
@@ -133,9 +128,9 @@ final class ControllerConnection {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        ProgressThread p = progress;
-        if (p != null) {
-            p.stop();
+        ControllerLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
         if (keepAlive != null) {
             keepAlive.close();

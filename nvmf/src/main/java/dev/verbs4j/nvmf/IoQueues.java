@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 /**
  * A controller's I/O queues, QID 1..N at index 0..N-1, and what is done to all of them: polling
- * (each under its queue's lock), arming their CQs, failing and closing them. Filled in while the
+ * (each under its queue's lock; not while a completion loop polls them), failing and closing them. Filled in while the
  * controller connects; a queue not yet connected is null, which only failing and closing meet.
  */
 final class IoQueues {
@@ -71,31 +71,6 @@ final class IoQueues {
             nq.fail(f);
         }
         return nq.poll();
-    }
-
-    /** Commands in flight on all queues. */
-    int inFlight() {
-        int n = 0;
-        for (IoQueue q : queues) {
-            n += q.queue().inFlight();
-        }
-        return n;
-    }
-
-    /** Arms each queue's CQ and polls it once more; returns the commands that completed meanwhile. */
-    int armAll() {
-        int n = 0;
-        for (IoQueue q : queues) {
-            NvmfQueue nq = q.queue();
-            nq.lock().lock();
-            try {
-                nq.armEvent();
-                n += pollHeld(nq); // same lock: a completion that came before the arming raises no event
-            } finally {
-                nq.lock().unlock();
-            }
-        }
-        return n;
     }
 
     /** Every waiting and later command of every queue made so far fails with {@code cause}. */

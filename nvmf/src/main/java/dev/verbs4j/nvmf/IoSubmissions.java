@@ -45,12 +45,14 @@ final class IoSubmissions {
             data = buffer.region();
         }
         IoQueue q = connection.io.forKey(Thread.currentThread().threadId());
+        q.transfers().lock();
         q.queue().lock().lock();
         try {
             q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
                     System.nanoTime() + connection.options.timeout().toNanos());
         } finally {
             q.queue().lock().unlock();
+            q.transfers().unlock();
         }
     }
 
@@ -96,7 +98,8 @@ final class IoSubmissions {
 
     /** One command on the next queue in turn, completing a new future. */
     CompletableFuture<Void> async(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
+        ControllerLoop loop = connection.loop();
+        CompletableFuture<Void> f = loop == null ? new CompletableFuture<>() : loop.engine().newFuture(); // its waiter drives the loop
         submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, (tag, error) -> {
             if (error == null) {
                 f.complete(null);
@@ -107,13 +110,13 @@ final class IoSubmissions {
         return f;
     }
 
-    /** Round robin over the I/O queues; waits for a free slot on the chosen one, polling it without a progress thread. */
+    /** Round robin over the I/O queues; waits for a free slot on the chosen one, polling them without a progress thread. */
     private void submitToNextQueue(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                                    IoCallback done) {
         int queue = Math.floorMod(nextQueue++, Math.max(1, connection.io.count()));
         long deadline = System.nanoTime() + connection.options.timeout().toNanos();
         while (!submit(queue, opcode, nsid, startBlock, blocks, buffer, offset, done, 0)) {
-            if (!connection.hasProgressThread()) {
+            if (connection.loop() == null) {
                 connection.io.pollAll();
             }
             if (System.nanoTime() - deadline > 0) {

@@ -1,6 +1,7 @@
 package dev.verbs4j.nvmf;
 
 import dev.verbs4j.nvmf.controller.AdminChannel;
+import dev.verbs4j.nvmf.controller.IoQueue;
 import dev.verbs4j.nvmf.types.ConnectRejectedException;
 import dev.verbs4j.nvmf.types.ControllerIdentity;
 import dev.verbs4j.nvmf.types.DiscoveryEntry;
@@ -422,12 +423,13 @@ public final class NvmfController implements AutoCloseable {
     /**
      * Drives every I/O queue once: completions are delivered to their callbacks and futures here,
      * on this thread. Without a progress thread, asynchronous I/O completes only when someone polls.
-     * On a broken controller it fails the commands still in flight with {@link #failure()}.
+     * On a broken controller it fails the commands still in flight with {@link #failure()}. With a
+     * progress thread its completion loop delivers everything, and this does nothing.
      *
-     * @return the number of commands completed
+     * @return the number of commands completed (0 with a progress thread)
      */
     public int poll() {
-        return connection.io.pollAll();
+        return connection.loop() != null ? 0 : connection.io.pollAll();
     }
 
     /**
@@ -438,15 +440,13 @@ public final class NvmfController implements AutoCloseable {
      * @throws IndexOutOfBoundsException when there is no such queue
      */
     public int poll(int queue) {
-        return IoQueues.poll(connection.io.get(queue));
+        IoQueue q = connection.io.get(queue);
+        return connection.loop() != null ? 0 : IoQueues.poll(q);
     }
 
-    boolean hasProgressThread() {
-        return connection.hasProgressThread();
-    }
-
-    boolean isProgressThread(Thread t) {
-        return connection.isProgressThread(t);
+    /** The completion loop of the progress thread, or null when the caller polls. */
+    ControllerLoop loop() {
+        return connection.loop();
     }
 
     /**
