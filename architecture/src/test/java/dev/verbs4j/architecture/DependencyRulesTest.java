@@ -30,7 +30,8 @@ class DependencyRulesTest {
 
     @Test
     void everyModuleOfTheBuildIsChecked() {
-        assertEquals(List.of("dev.verbs4j.benchmarks", "dev.verbs4j.bindings", "dev.verbs4j.examples", "dev.verbs4j.guest", "dev.verbs4j.loop", "dev.verbs4j.nvmf",
+        assertEquals(List.of("dev.verbs4j.benchmarks", "dev.verbs4j.bindings", "dev.verbs4j.examples",
+                        "dev.verbs4j.guest", "dev.verbs4j.loop", "dev.verbs4j.netty", "dev.verbs4j.nvmf",
                         "dev.verbs4j.unix", "dev.verbs4j.verbs"),
                 exports.moduleNames(), "a new module joins this test (and its dependency in the pom)");
     }

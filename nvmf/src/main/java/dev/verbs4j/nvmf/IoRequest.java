@@ -1,5 +1,9 @@
 package dev.verbs4j.nvmf;
 
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmeStatusException;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ExecutionException;
@@ -7,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One asynchronous I/O as a future that is made once and submitted again and again: the
@@ -24,9 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  *
  * <p>The thread that polls completes it: the caller's {@link NvmfController#poll()}, or the
- * progress thread. Waiting drives the completion itself when the controller has no progress
- * thread (it polls until the I/O is done); with one, it parks until the progress thread unparks it.
- * Neither way allocates.
+ * progress thread's completion loop. Waiting drives the completion itself: without a progress
+ * thread it polls until the I/O is done; with one it runs the loop's passes while it waits, or,
+ * when the loop's thread runs them, parks until that thread completes it.
  *
  * <p>Lifecycle: new (never submitted), in flight, done. Submitting a done request starts it
  * over; submitting one still in flight throws {@link IllegalStateException}; a submission that
@@ -40,6 +45,8 @@ public final class IoRequest implements Future<Void> {
     private static final int DONE = 2;
     /** A second waiter parks in naps of this length: only one thread is unparked by name. */
     private static final long SHARED_WAIT_NAP_NANOS = 100_000;
+    /** How long an untimed wait drives the loop before it parks (a completion unparks it). */
+    private static final long UNTIMED_DRIVE_NANOS = TimeUnit.HOURS.toNanos(1);
     private static final VarHandle STATE;
     private static final VarHandle WAITER;
 
@@ -55,6 +62,7 @@ public final class IoRequest implements Future<Void> {
 
     private final NvmfController controller;
     private final IoCallback completion = (tag, failure) -> complete(failure);
+    private final BooleanSupplier done = this::isDone;
     private volatile int state;
     private volatile Thread waiter;
     private NvmfException error; // written before the volatile write of DONE, read after its read
@@ -200,11 +208,16 @@ public final class IoRequest implements Future<Void> {
         if (s == NEW) {
             throw new IllegalStateException("this request was never submitted");
         }
-        if (controller.isProgressThread(Thread.currentThread())) {
+        ControllerLoop loop = controller.loop();
+        if (loop == null) {
+            return pollUntilDone(timed, deadline, interruptible);
+        }
+        if (loop.inLoop()) {
             throw new IllegalStateException("the progress thread cannot wait for an I/O: it is the thread that completes it");
         }
-        return controller.hasProgressThread() ? park(timed, deadline, interruptible)
-                : pollUntilDone(timed, deadline, interruptible);
+        // Run the loop's passes here while waiting; if another thread runs them, park until it completes this.
+        loop.engine().drive(done, timed ? Math.max(0, deadline - System.nanoTime()) : UNTIMED_DRIVE_NANOS);
+        return state == DONE || park(timed, deadline, interruptible);
     }
 
     /** Without a progress thread nobody else completes this request: the waiter polls. */

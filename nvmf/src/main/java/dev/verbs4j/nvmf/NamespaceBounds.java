@@ -1,5 +1,9 @@
 package dev.verbs4j.nvmf;
 
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
+import dev.verbs4j.nvmf.types.NvmeStatus;
+
 /**
  * The host's own check that a command's blocks lie inside the namespace, with the size Identify
  * Namespace reported: a range past the end is refused before anything is sent. Targets answer

@@ -1,5 +1,6 @@
 package dev.verbs4j.nvmf;
 
+import dev.verbs4j.loop.CompletionMode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -19,7 +20,7 @@ public final class NvmfConnectOptions {
     public static final int DEFAULT_PORT = 4420;
     /** The well-known NQN of a target's discovery subsystem. */
     public static final String DISCOVERY_NQN = "nqn.2014-08.org.nvmexpress.discovery";
-    /** How long the progress thread polls with commands in flight before it sleeps until a completion event. */
+    /** How long the progress thread's ADAPTIVE loop polls after its last completion before it sleeps until a completion event. */
     public static final Duration DEFAULT_PROGRESS_SPIN = Duration.ofMillis(1);
 
     private final InetSocketAddress target;
@@ -32,10 +33,11 @@ public final class NvmfConnectOptions {
     private final Duration timeout;
     private final boolean progressThread;
     private final Duration progressSpin;
+    private final CompletionMode completionMode;
 
     private NvmfConnectOptions(InetSocketAddress target, String subsystemNqn, UUID hostId, String hostNqn,
                                int ioQueues, int queueSize, Duration keepAlive, Duration timeout,
-                               boolean progressThread, Duration progressSpin) {
+                               boolean progressThread, Duration progressSpin, CompletionMode completionMode) {
         this.target = target;
         this.subsystemNqn = subsystemNqn;
         this.hostId = hostId;
@@ -46,6 +48,7 @@ public final class NvmfConnectOptions {
         this.timeout = timeout;
         this.progressThread = progressThread;
         this.progressSpin = progressSpin;
+        this.completionMode = completionMode;
     }
 
     /**
@@ -70,7 +73,7 @@ public final class NvmfConnectOptions {
         UUID id = UUID.randomUUID();
         return new NvmfConnectOptions(new InetSocketAddress(ip, port), Objects.requireNonNull(subsystemNqn), id,
                 "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false,
-                DEFAULT_PROGRESS_SPIN);
+                DEFAULT_PROGRESS_SPIN, CompletionMode.ADAPTIVE);
     }
 
     /**
@@ -90,7 +93,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withSubsystemNqn(String nqn) {
         return new NvmfConnectOptions(target, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
-                keepAlive, timeout, progressThread, progressSpin);
+                keepAlive, timeout, progressThread, progressSpin, completionMode);
     }
 
     /**
@@ -102,7 +105,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withHost(String nqn, UUID id) {
         return new NvmfConnectOptions(target, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
-                ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin);
+                ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin, completionMode);
     }
 
     /**
@@ -116,7 +119,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("I/O queues: 1..64, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, n, queueSize, keepAlive, timeout,
-                progressThread, progressSpin);
+                progressThread, progressSpin, completionMode);
     }
 
     /**
@@ -130,7 +133,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("queue size: 2..1024, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, n, keepAlive, timeout,
-                progressThread, progressSpin);
+                progressThread, progressSpin, completionMode);
     }
 
     /**
@@ -141,7 +144,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withKeepAlive(Duration d) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
-                Objects.requireNonNull(d), timeout, progressThread, progressSpin);
+                Objects.requireNonNull(d), timeout, progressThread, progressSpin, completionMode);
     }
 
     /**
@@ -155,27 +158,28 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("timeout must be positive, got " + d);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, d,
-                progressThread, progressSpin);
+                progressThread, progressSpin, completionMode);
     }
 
     /**
-     * Whether a per-controller thread drives asynchronous I/O; without it the caller calls
-     * {@link NvmfController#poll()}.
+     * Whether a completion loop of the controller's own (its thread is the progress thread) takes
+     * the I/O queues' completions, as {@link #withCompletionMode} says it waits; threads that wait
+     * for an I/O drive the loop meanwhile. Without it the caller calls {@link NvmfController#poll()}.
      *
      * @param on true for a progress thread
      * @return a copy
      */
     public NvmfConnectOptions withProgressThread(boolean on) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                on, progressSpin);
+                on, progressSpin, completionMode);
     }
 
     /**
-     * How long the progress thread keeps polling while commands are in flight and none completes,
-     * before it arms the I/O queues' completion queues and sleeps until a completion event (as the
-     * kernel initiator does on every command). Polling answers sooner; sleeping leaves the CPU to
-     * others — on a small VM, to the very target or hypervisor that has to do the I/O. With nothing
-     * in flight the thread always sleeps: an idle controller wakes no CPU.
+     * How long the progress thread's loop keeps polling (in {@link CompletionMode#ADAPTIVE}) after
+     * the last completion, before it arms the I/O queues' completion queues and sleeps until a
+     * completion event (as the kernel initiator does on every command). Polling answers sooner;
+     * sleeping leaves the CPU to others — on a small VM, to the very target or hypervisor that has
+     * to do the I/O. An idle controller's loop sleeps: it wakes no CPU.
      *
      * @param d zero to sleep at once (event-driven); a long duration to poll while I/O is in flight
      * @return a copy
@@ -185,7 +189,21 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("progress spin must not be negative, got " + d);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                progressThread, d);
+                progressThread, d, completionMode);
+    }
+
+    /**
+     * How the progress thread's completion loop waits: {@link CompletionMode#ADAPTIVE} (the
+     * default) polls for {@link #withProgressSpin} after its last completion, then sleeps until a
+     * completion event; {@link CompletionMode#EVENT} sleeps at once; {@link CompletionMode#BUSY_POLL}
+     * never sleeps (lowest latency, one core busy). Without a progress thread the caller polls.
+     *
+     * @param mode how the loop waits
+     * @return a copy
+     */
+    public NvmfConnectOptions withCompletionMode(CompletionMode mode) {
+        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+                progressThread, progressSpin, Objects.requireNonNull(mode, "mode"));
     }
 
     /**
@@ -276,6 +294,15 @@ public final class NvmfConnectOptions {
      */
     public Duration progressSpin() {
         return progressSpin;
+    }
+
+    /**
+     * How the progress thread's completion loop waits.
+     *
+     * @return the mode; {@link CompletionMode#ADAPTIVE} unless set
+     */
+    public CompletionMode completionMode() {
+        return completionMode;
     }
 
     /**

@@ -1,33 +1,24 @@
 package dev.verbs4j.nvmf;
 
-import dev.verbs4j.nvmf.connect.QueueConnector;
 import dev.verbs4j.nvmf.controller.AdminChannel;
-import dev.verbs4j.nvmf.controller.ControllerRegisters;
 import dev.verbs4j.nvmf.controller.IoQueue;
-import dev.verbs4j.nvmf.controller.KeepAliveTimer;
-import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.types.ConnectRejectedException;
+import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.DiscoveryEntry;
+import dev.verbs4j.nvmf.types.HostNotAllowedException;
+import dev.verbs4j.nvmf.types.InvalidNamespaceException;
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
+import dev.verbs4j.nvmf.types.NvmeStatusException;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTimeoutException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import dev.verbs4j.nvmf.wire.DiscoveryLog;
-import dev.verbs4j.nvmf.wire.Fabrics;
-import dev.verbs4j.nvmf.wire.IdentifyData;
 import dev.verbs4j.nvmf.wire.Opcodes;
-import dev.verbs4j.nvmf.wire.Properties;
-import dev.verbs4j.nvmf.wire.Sgl;
-import dev.verbs4j.verbs.Access;
-import dev.verbs4j.verbs.CmEventChannel;
-import dev.verbs4j.verbs.CmId;
-import dev.verbs4j.verbs.CompletionChannel;
-import dev.verbs4j.verbs.MemoryRegion;
-import dev.verbs4j.verbs.ProtectionDomain;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A connected NVMe-oF controller over RDMA: an admin queue and N I/O queues, each its own QP,
@@ -53,97 +44,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * controller: {@link #failure()} says why, and every later command throws it.
  */
 public final class NvmfController implements AutoCloseable {
-    private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
-    private static final int ADMIN_DATA_BYTES = 64 * 1024;
-    private static final int MAX_NLB = 65536;
-    private static final long DEFAULT_MAX_TRANSFER = 1 << 20;
+    private final ControllerConnection connection;
+    private final Namespaces namespaces;
+    private final IoSubmissions submissions;
 
-    private final NvmfConnectOptions options;
-    private final CmEventChannel channel;
-    private final Resources resources;
-    private final AdminChannel admin;
-    private final IoQueue[] io;
-    private final long cap;
-    private final int cc;
-    private final int controllerId;
-    private final ControllerIdentity identity;
-    private final long maxTransferBytes;
-    /** What Identify Namespace last reported, by nsid: the block size and the size every I/O is checked against. */
-    private final NamespaceIdentity[] namespaces = new NamespaceIdentity[1025];
-    private final Set<IoBuffer> buffers = ConcurrentHashMap.newKeySet();
-    private KeepAliveTimer keepAlive;
-    private volatile Thread progress;
-    private volatile boolean closing;
-    /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private int nextQueue;
-
-    /** The protection domain and the registered admin data buffer, made when the admin queue's id has a device. */
-    private static final class Resources implements QueueConnector.QueueResources {
-        private final Arena arena = Arena.ofShared();
-        private final boolean wantEvents;
-        private ProtectionDomain pd;
-        private MemoryRegion data;
-        private CompletionChannel events;
-
-        Resources(boolean wantEvents) {
-            this.wantEvents = wantEvents;
-        }
-
-        @Override
-        public ProtectionDomain protectionDomain(CmId id) {
-            if (pd == null) {
-                pd = id.context().allocateProtectionDomain();
-                data = pd.register(arena.allocate(ADMIN_DATA_BYTES, 4096),
-                        EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
-            } else if (pd.context() != id.context()) {
-                throw new NvmfTransportException("the I/O queue's route goes through " + id.context().name()
-                        + ", the admin queue's through " + pd.context().name());
-            }
-            return pd;
-        }
-
-        @Override
-        public MemoryRegion connectData() {
-            return data;
-        }
-
-        @Override
-        public CompletionChannel ioCompletionEvents() {
-            if (wantEvents && events == null) {
-                events = pd.context().createCompletionChannel();
-            }
-            return events;
-        }
-
-        /** Called after every queue is closed: a channel with CQs still on it refuses to close. */
-        void close() {
-            if (data != null) {
-                data.close();
-            }
-            if (events != null) {
-                events.close();
-            }
-            if (pd != null) {
-                pd.close();
-            }
-            arena.close();
-        }
-    }
-
-    private NvmfController(NvmfConnectOptions o, CmEventChannel channel, Resources resources, NvmfQueue adminQueue,
-                           int controllerId) {
-        this.options = o;
-        this.channel = channel;
-        this.resources = resources;
-        this.controllerId = controllerId;
-        this.admin = new AdminChannel(adminQueue, resources.data, o.timeout());
-        this.cap = admin.propertyGet(Properties.CAP, true);
-        this.cc = ControllerRegisters.enable(admin, cap, o.timeout().toNanos());
-        this.identity = IdentifyData.controller(admin.identify(Opcodes.CNS_CONTROLLER, 0));
-        long mdts = identity.maxTransferBytes(Properties.minPageSize(cap));
-        this.maxTransferBytes = Math.min(mdts == 0 ? DEFAULT_MAX_TRANSFER : mdts, Sgl.MAX_KEYED_LENGTH + 1L - 4096);
-        this.io = new IoQueue[o.isDiscovery() ? 0 : o.ioQueues()];
+    private NvmfController(ControllerConnection connection) {
+        this.connection = connection;
+        this.namespaces = new Namespaces(connection.admin);
+        this.submissions = new IoSubmissions(connection, namespaces);
     }
 
     /**
@@ -159,42 +67,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTimeoutException     when a step takes longer than the options' timeout
      */
     public static NvmfController connect(NvmfConnectOptions o) {
-        CmEventChannel channel = CmEventChannel.create();
-        Resources resources = new Resources(o.progressThread() && !o.isDiscovery());
-        NvmfController c = null;
-        NvmfQueue adminQueue = null;
-        try {
-            QueueConnector connector = new QueueConnector(channel, o.target(), o.timeout());
-            int kato = o.isDiscovery() ? 0 : (int) o.keepAlive().toMillis();
-            QueueConnector.Connected a = connector.connect(0, ADMIN_QUEUE_SIZE, resources, o.hostId(), o.hostNqn(),
-                    o.subsystemNqn(), Fabrics.CNTLID_DYNAMIC, kato);
-            adminQueue = a.queue();
-            c = new NvmfController(o, channel, resources, adminQueue, a.controllerId());
-            int size = Math.min(o.queueSize(), Properties.maxQueueEntries(c.cap));
-            for (int q = 0; q < c.io.length; q++) {
-                QueueConnector.Connected ioq = connector.connect(q + 1, size, resources, o.hostId(), o.hostNqn(),
-                        o.subsystemNqn(), c.controllerId, kato);
-                c.io[q] = new IoQueue(ioq.queue(), c.identity.inCapsuleDataSize());
-            }
-            if (kato > 0) {
-                c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
-            }
-            if (o.progressThread() && c.io.length > 0) {
-                c.startProgressThread();
-            }
-            return c;
-        } catch (RuntimeException e) {
-            if (c != null) {
-                c.closeQuietly(false);
-            } else {
-                if (adminQueue != null) {
-                    adminQueue.close(o.timeout());
-                }
-                resources.close();
-                channel.close();
-            }
-            throw e;
-        }
+        return new NvmfController(ControllerConnection.open(o));
     }
 
     /**
@@ -219,6 +92,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException when the connection is broken
      */
     public List<DiscoveryEntry> discoveryLog() {
+        AdminChannel admin = connection.admin;
         MemorySegment first = admin.logPage(Opcodes.LOG_DISCOVERY, 4096, 0);
         long records = DiscoveryLog.recordCount(first);
         long bytes = DiscoveryLog.HEADER_SIZE + records * DiscoveryLog.ENTRY_SIZE;
@@ -226,7 +100,7 @@ public final class NvmfController implements AutoCloseable {
             return DiscoveryLog.entries(first);
         }
         return DiscoveryLog.entries(admin.logPage(Opcodes.LOG_DISCOVERY,
-                (int) Math.min(bytes, ADMIN_DATA_BYTES), 0));
+                (int) Math.min(bytes, ControllerResources.ADMIN_DATA_BYTES), 0));
     }
 
     /**
@@ -235,7 +109,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the options
      */
     public NvmfConnectOptions options() {
-        return options;
+        return connection.options;
     }
 
     /**
@@ -244,7 +118,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the id
      */
     public int controllerId() {
-        return controllerId;
+        return connection.controllerId;
     }
 
     /**
@@ -253,7 +127,7 @@ public final class NvmfController implements AutoCloseable {
      * @return CAP as Property Get returned it
      */
     public long capabilities() {
-        return cap;
+        return connection.cap;
     }
 
     /**
@@ -262,7 +136,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the identity
      */
     public ControllerIdentity identity() {
-        return identity;
+        return connection.identity;
     }
 
     /**
@@ -272,7 +146,7 @@ public final class NvmfController implements AutoCloseable {
      * @return bytes (MDTS; 1 MiB when the controller sets no limit)
      */
     public long maxTransferBytes() {
-        return maxTransferBytes;
+        return connection.maxTransferBytes;
     }
 
     /**
@@ -281,7 +155,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the count; 0 on a discovery controller
      */
     public int ioQueueCount() {
-        return io.length;
+        return connection.io.count();
     }
 
     /**
@@ -290,7 +164,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the queue size minus one; 0 without I/O queues
      */
     public int ioQueueDepth() {
-        return io.length == 0 ? 0 : io[0].queue().commandSlots();
+        return connection.io.depth();
     }
 
     /**
@@ -303,24 +177,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException when the connection is broken
      */
     public NamespaceIdentity namespace(int nsid) {
-        NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
-        if (nsid > 0 && nsid < namespaces.length) {
-            namespaces[nsid] = ns;
-        }
-        return ns;
-    }
-
-    /** The namespace as Identify reported it (asked on first use), or InvalidNamespaceException when it is not active. */
-    private NamespaceIdentity activeNamespace(int nsid) {
-        NamespaceIdentity ns = nsid > 0 && nsid < namespaces.length ? namespaces[nsid] : null;
-        if (ns == null || ns.blockSize() == 0) {
-            ns = namespace(nsid);
-            if (ns.blockSize() == 0) {
-                throw new InvalidNamespaceException("Identify Namespace " + nsid, 0x0B, NvmeStatus.INVALID_NAMESPACE,
-                        "the controller reports no such active namespace");
-            }
-        }
-        return ns;
+        return namespaces.identify(nsid);
     }
 
     /**
@@ -329,7 +186,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException when the connection is broken
      */
     public void keepAlive() {
-        admin.keepAlive();
+        connection.admin.keepAlive();
     }
 
     /**
@@ -340,18 +197,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws dev.verbs4j.verbs.VerbsException when the memory cannot be registered (memlock limit)
      */
     public IoBuffer allocateBuffer(long bytes) {
-        Arena arena = Arena.ofShared();
-        try {
-            MemorySegment seg = arena.allocate(bytes, 4096);
-            MemoryRegion mr = resources.pd.register(seg,
-                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
-            IoBuffer b = new IoBuffer(arena, seg, mr, buffers::remove);
-            buffers.add(b);
-            return b;
-        } catch (RuntimeException e) {
-            arena.close();
-            throw e;
-        }
+        return connection.resources.allocateBuffer(bytes);
     }
 
     // ---- synchronous I/O ---------------------------------------------------------------------
@@ -374,7 +220,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException    when the connection is broken
      */
     public void read(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
-        transfer(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+        submissions.transfer(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
@@ -394,7 +240,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException    when the connection is broken
      */
     public void write(int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
-        transfer(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
+        submissions.transfer(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
@@ -407,7 +253,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException    when the connection is broken
      */
     public void flush(int nsid) {
-        transfer(Opcodes.NVM_FLUSH, nsid, 0, 1, null, 0);
+        submissions.transfer(Opcodes.NVM_FLUSH, nsid, 0, 1, null, 0);
     }
 
     /**
@@ -424,40 +270,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException    when the connection is broken
      */
     public void writeZeroes(int nsid, long startBlock, long blocks) {
-        transfer(Opcodes.NVM_WRITE_ZEROES, nsid, startBlock, blocks, null, 0);
-    }
-
-    private void transfer(int opcode, int nsid, long startBlock, long blocks, IoBuffer buffer, long offset) {
-        if (blocks < 1) {
-            throw new IllegalArgumentException("block count must be >= 1, got " + blocks);
-        }
-        NamespaceIdentity ns = activeNamespace(nsid);
-        if (opcode != Opcodes.NVM_FLUSH) {
-            NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks); // before any part of it is sent
-        }
-        int bs = ns.blockSize();
-        int maxBlocks = MAX_NLB;
-        MemoryRegion data = null;
-        if (buffer != null) {
-            buffer.check(offset, blocks * bs);
-            maxBlocks = (int) Math.min(MAX_NLB, maxTransferBytes / bs);
-            data = buffer.region();
-        }
-        IoQueue q = queueFor(Thread.currentThread().threadId());
-        q.queue().lock().lock();
-        try {
-            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
-                    System.nanoTime() + options.timeout().toNanos());
-        } finally {
-            q.queue().lock().unlock();
-        }
-    }
-
-    private IoQueue queueFor(long key) {
-        if (io.length == 0) {
-            throw new IllegalStateException("a discovery controller has no I/O queues");
-        }
-        return io[(int) Math.floorMod(key, (long) io.length)];
+        submissions.transfer(Opcodes.NVM_WRITE_ZEROES, nsid, startBlock, blocks, null, 0);
     }
 
     // ---- asynchronous I/O --------------------------------------------------------------------
@@ -482,7 +295,7 @@ public final class NvmfController implements AutoCloseable {
      */
     public boolean submitRead(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                               IoCallback callback, long tag) {
-        return submit(queue, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset, callback, tag);
+        return submissions.submit(queue, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset, callback, tag);
     }
 
     /**
@@ -504,29 +317,7 @@ public final class NvmfController implements AutoCloseable {
      */
     public boolean submitWrite(int queue, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                                IoCallback callback, long tag) {
-        return submit(queue, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset, callback, tag);
-    }
-
-    private boolean submit(int queue, int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
-                           IoCallback callback, long tag) {
-        NamespaceIdentity ns = activeNamespace(nsid);
-        int bs = ns.blockSize();
-        int length = blocks * bs;
-        if (blocks < 1 || length > maxTransferBytes) {
-            throw new IllegalArgumentException("one command moves 1.." + (maxTransferBytes / bs) + " blocks (MDTS), asked for "
-                    + blocks + "; the synchronous read/write split larger transfers");
-        }
-        NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks);
-        buffer.check(offset, length);
-        IoQueue q = io[queue];
-        boolean posted;
-        q.queue().lock().lock();
-        try {
-            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.region(), offset, length, callback, tag);
-        } finally {
-            q.queue().lock().unlock();
-        }
-        return posted; // an armed CQ wakes a sleeping progress thread when this command completes
+        return submissions.submit(queue, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset, callback, tag);
     }
 
     /**
@@ -562,7 +353,7 @@ public final class NvmfController implements AutoCloseable {
      */
     public IoRequest submitRead(IoRequest request, int nsid, long startBlock, int blocks, IoBuffer buffer,
                                 long offset) {
-        return submit(request, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+        return submissions.submit(this, request, Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
@@ -585,22 +376,7 @@ public final class NvmfController implements AutoCloseable {
      */
     public IoRequest submitWrite(IoRequest request, int nsid, long startBlock, int blocks, IoBuffer buffer,
                                  long offset) {
-        return submit(request, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
-    }
-
-    private IoRequest submit(IoRequest request, int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer,
-                             long offset) {
-        if (request.controller() != this) {
-            throw new IllegalArgumentException("the request was made by another controller");
-        }
-        request.begin();
-        try {
-            submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, request.completion());
-        } catch (RuntimeException e) {
-            request.abandon(); // nothing was posted
-            throw e;
-        }
-        return request;
+        return submissions.submit(this, request, Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
@@ -621,7 +397,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      */
     public CompletableFuture<Void> readAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
-        return async(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
+        return submissions.async(Opcodes.NVM_READ, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
@@ -641,51 +417,19 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTimeoutException      when the queue stays full for the timeout
      */
     public CompletableFuture<Void> writeAsync(int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
-        return async(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
-    }
-
-    private CompletableFuture<Void> async(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer,
-                                          long offset) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, (tag, error) -> {
-            if (error == null) {
-                f.complete(null);
-            } else {
-                f.completeExceptionally(error);
-            }
-        });
-        return f;
-    }
-
-    /** Round robin over the I/O queues; waits for a free slot on the chosen one. */
-    private void submitToNextQueue(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
-                                   IoCallback done) {
-        int queue = Math.floorMod(nextQueue++, Math.max(1, io.length));
-        long deadline = System.nanoTime() + options.timeout().toNanos();
-        while (!submit(queue, opcode, nsid, startBlock, blocks, buffer, offset, done, 0)) {
-            if (progress == null) {
-                poll();
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new NvmfTimeoutException("I/O queue " + (queue + 1) + " stayed full for the command timeout");
-            }
-            Thread.onSpinWait();
-        }
+        return submissions.async(Opcodes.NVM_WRITE, nsid, startBlock, blocks, buffer, offset);
     }
 
     /**
      * Drives every I/O queue once: completions are delivered to their callbacks and futures here,
      * on this thread. Without a progress thread, asynchronous I/O completes only when someone polls.
-     * On a broken controller it fails the commands still in flight with {@link #failure()}.
+     * On a broken controller it fails the commands still in flight with {@link #failure()}. With a
+     * progress thread its completion loop delivers everything, and this does nothing.
      *
-     * @return the number of commands completed
+     * @return the number of commands completed (0 with a progress thread)
      */
     public int poll() {
-        int n = 0;
-        for (IoQueue q : io) {
-            n += pollQueue(q);
-        }
-        return n;
+        return connection.loop() != null ? 0 : connection.io.pollAll();
     }
 
     /**
@@ -696,108 +440,13 @@ public final class NvmfController implements AutoCloseable {
      * @throws IndexOutOfBoundsException when there is no such queue
      */
     public int poll(int queue) {
-        return pollQueue(io[queue]);
+        IoQueue q = connection.io.get(queue);
+        return connection.loop() != null ? 0 : IoQueues.poll(q);
     }
 
-    private static int pollQueue(IoQueue q) {
-        NvmfQueue nq = q.queue();
-        nq.lock().lock();
-        try {
-            return pollHeld(nq);
-        } finally {
-            nq.lock().unlock();
-        }
-    }
-
-    /** Polls a queue whose lock the caller holds; a broken queue fails what it has in flight. */
-    private static int pollHeld(NvmfQueue nq) {
-        NvmfException f = nq.failure();
-        if (f != null && nq.inFlight() > 0) {
-            nq.fail(f);
-        }
-        return nq.poll();
-    }
-
-    boolean hasProgressThread() {
-        return progress != null;
-    }
-
-    boolean isProgressThread(Thread t) {
-        return progress == t;
-    }
-
-    private int inFlight() {
-        int n = 0;
-        for (IoQueue q : io) {
-            n += q.queue().inFlight();
-        }
-        return n;
-    }
-
-    private void startProgressThread() {
-        progress = Thread.ofPlatform().daemon().name("nvmf-progress " + options.subsystemNqn())
-                .start(this::progressLoop);
-    }
-
-    /**
-     * Polls while commands complete or, with commands in flight, for the spin budget; then arms
-     * every I/O queue's CQ, polls once more (a completion between the last poll and the arm raises
-     * no event) and sleeps on the completion channel. A completion, {@link #fail} or close wakes it.
-     */
-    private void progressLoop() {
-        CompletionChannel events = resources.events;
-        long spin = options.progressSpin().toNanos();
-        long quietSince = System.nanoTime();
-        while (!closing) {
-            if (poll() > 0) {
-                quietSince = System.nanoTime();
-                continue;
-            }
-            if (inFlight() > 0 && failure() == null && System.nanoTime() - quietSince < spin) {
-                Thread.onSpinWait();
-                continue;
-            }
-            if (armAll() > 0 || closing) {
-                quietSince = System.nanoTime();
-                continue;
-            }
-            events.awaitUninterruptibly(-1); // no periodic wake-ups: close and fail() call wakeup()
-            quietSince = System.nanoTime();
-        }
-    }
-
-    /** Arms each I/O queue's CQ and polls it once more; returns the commands that completed meanwhile. */
-    private int armAll() {
-        int n = 0;
-        for (IoQueue q : io) {
-            NvmfQueue nq = q.queue();
-            nq.lock().lock();
-            try {
-                nq.armEvent();
-                n += pollHeld(nq); // same lock: a completion that came before the arming raises no event
-            } finally {
-                nq.lock().unlock();
-            }
-        }
-        return n;
-    }
-
-    /** Breaks the controller: every waiting and later command fails with {@code cause}. */
-    private void fail(NvmfException cause) {
-        admin.queue().markFailed(cause);
-        for (IoQueue q : io) {
-            if (q != null) {
-                q.queue().markFailed(cause);
-            }
-        }
-        wakeProgress(); // it fails the commands in flight
-    }
-
-    private void wakeProgress() {
-        CompletionChannel events = resources.events;
-        if (progress != null && events != null) {
-            events.wakeup();
-        }
+    /** The completion loop of the progress thread, or null when the caller polls. */
+    ControllerLoop loop() {
+        return connection.loop();
     }
 
     /**
@@ -806,13 +455,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the failure (keep-alive, transport), or null while it works
      */
     public NvmfException failure() {
-        NvmfException f = admin.queue().failure();
-        for (IoQueue q : io) {
-            if (f == null && q != null) {
-                f = q.queue().failure();
-            }
-        }
-        return f;
+        return connection.failure();
     }
 
     /**
@@ -823,48 +466,6 @@ public final class NvmfController implements AutoCloseable {
      */
     @Override
     public void close() {
-        closeQuietly(failure() == null);
-    }
-
-    private void closeQuietly(boolean shutdown) {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        closing = true;
-        if (progress != null) {
-            wakeProgress();
-            try {
-                progress.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (keepAlive != null) {
-            keepAlive.close();
-        }
-        if (shutdown) {
-            try {
-                ControllerRegisters.shutdown(admin, cc, options.timeout().toNanos());
-            } catch (RuntimeException ignored) {
-                // the target went away: nothing left to shut down
-            }
-        }
-        Duration t = options.timeout();
-        for (IoQueue q : io) {
-            if (q != null) {
-                q.queue().close(t);
-            }
-        }
-        admin.queue().close(t);
-        for (IoQueue q : io) {
-            if (q != null) {
-                pollQueue(q); // nobody polls a closed controller: fail what is in flight, so no waiter hangs
-            }
-        }
-        for (IoBuffer b : new ArrayList<>(buffers)) {
-            b.close();
-        }
-        resources.close();
-        channel.close();
+        connection.close(connection.failure() == null);
     }
 }

@@ -13,8 +13,9 @@
  *   |     Connect, Property Get CAP, CC.EN = 1, Identify Controller        |  CC.SHN = 1
  *   |  I/O queues, QID 1..N: one rdma_cm id + RC QP each, same PD          |  disconnect each
  *   |  keep-alive timer: Keep Alive every KATO / 2 on the admin queue      |  stopped
- *   |  progress thread (withProgressThread(true)): polls the I/O queues,   |  stopped
- *   |    sleeps on their completion channel when idle (withProgressSpin)   |
+ *   |  progress thread (withProgressThread(true)): a completion loop whose |  stopped
+ *   |    sources are the I/O queues' CQs, BUSY / EVENT / ADAPTIVE          |
+ *   |    (withCompletionMode, withProgressSpin)                            |
  *   |                                                                      |
  *   +-- allocateBuffer(bytes) -&gt; IoBuffer ........ buffer.close(), or the controller's close
  *   |
@@ -39,20 +40,29 @@
  *
  * <h2>Threads</h2>
  * The controller is thread-safe: synchronous I/O picks an I/O queue by the calling thread and
- * holds that queue's lock while its command is in flight; asynchronous completions run on the
- * thread that polls (the caller's in {@link dev.verbs4j.nvmf.NvmfController#poll()}, or the
- * progress thread). Waiting on an {@link dev.verbs4j.nvmf.IoRequest} polls for the caller when
- * there is no progress thread, and parks until the progress thread completes it when there is.
+ * runs one transfer at a time on it; asynchronous completions run on the thread that polls (the
+ * caller's in {@link dev.verbs4j.nvmf.NvmfController#poll()}, or the progress thread's completion
+ * loop). With a progress thread, a thread that waits (a synchronous call, an
+ * {@link dev.verbs4j.nvmf.IoRequest}, a future of {@code readAsync}) runs the loop's passes
+ * itself while it waits, as a channel's waiting thread does, and completions then run there;
+ * when the loop's thread keeps them, it parks (or, for a synchronous call, yields) until that
+ * thread completes its I/O. Without a progress thread, a waiting thread polls.
  * Options, identities, discovery entries and statuses are immutable values.
  *
  * <h2>Errors</h2>
- * Everything thrown is unchecked and extends {@link dev.verbs4j.nvmf.NvmfException}:
- * {@link dev.verbs4j.nvmf.NvmeStatusException} (and its subclasses) when the target completed a
+ * Everything thrown is unchecked and extends {@link dev.verbs4j.nvmf.types.NvmfException}:
+ * {@link dev.verbs4j.nvmf.types.NvmeStatusException} (and its subclasses) when the target completed a
  * command with an error status, after which the controller still works;
- * {@link dev.verbs4j.nvmf.NvmfTransportException} (and {@link dev.verbs4j.nvmf.NvmfTimeoutException})
+ * {@link dev.verbs4j.nvmf.types.NvmfTransportException} (and {@link dev.verbs4j.nvmf.types.NvmfTimeoutException})
  * when the connection failed, broke or went silent, after which the controller is unusable and
  * {@link dev.verbs4j.nvmf.NvmfController#failure()} says why. Bad arguments throw
  * {@link java.lang.IllegalArgumentException} or {@link java.lang.IndexOutOfBoundsException}
  * before anything is sent.
+ *
+ * <h2>Packages</h2>
+ * This package holds the controller and what is passed to it; what it reports (identities,
+ * discovery entries, statuses, the exceptions) and {@link dev.verbs4j.nvmf.types.IoCallback} are in
+ * {@link dev.verbs4j.nvmf.types}, which the module's internal packages (wire formats, queues,
+ * controller parts, connect sequence) use too, so that every dependency points down to it.
  */
 package dev.verbs4j.nvmf;

@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NvmeStatusException;
+import dev.verbs4j.nvmf.types.NvmfException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;

@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.nvmf.types.ConnectRejectedException;
+import dev.verbs4j.nvmf.types.InvalidNamespaceException;
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NvmeStatus;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;

@@ -3,6 +3,9 @@ package dev.verbs4j.nvmf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.DiscoveryEntry;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
+import dev.verbs4j.nvmf.types.NvmeStatus;
 import org.junit.jupiter.api.Test;
 
 /** The host's range check against the namespace's size, before anything is sent. */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.nvmf.types.DiscoveryEntry;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Random;

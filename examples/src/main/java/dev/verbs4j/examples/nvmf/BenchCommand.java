@@ -1,9 +1,10 @@
 package dev.verbs4j.examples.nvmf;
 
+import dev.verbs4j.loop.CompletionMode;
 import dev.verbs4j.nvmf.IoBuffer;
-import dev.verbs4j.nvmf.NamespaceIdentity;
 import dev.verbs4j.nvmf.NvmfConnectOptions;
 import dev.verbs4j.nvmf.NvmfController;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -44,12 +45,16 @@ final class BenchCommand implements Runnable {
 
     @Option(names = "--progress", defaultValue = "poll",
             description = "who completes the I/O: poll (this thread polls without pause), thread (the controller's "
-                    + "progress thread, which sleeps on completion events after --spin-us) (default ${DEFAULT-VALUE})")
+                    + "progress thread, its completion loop as --mode says) (default ${DEFAULT-VALUE})")
     String progress;
 
     @Option(names = "--spin-us", defaultValue = "1000",
-            description = "with --progress thread: microseconds it polls before it sleeps (default ${DEFAULT-VALUE})")
+            description = "with --progress thread: microseconds its adaptive loop polls before it sleeps (default ${DEFAULT-VALUE})")
     long spinMicros;
+
+    @Option(names = "--mode", paramLabel = "M", defaultValue = "adaptive",
+            description = "with --progress thread: how its completion loop waits: busy, event or adaptive (default)")
+    String mode;
 
     @Override
     public void run() {
@@ -61,7 +66,7 @@ final class BenchCommand implements Runnable {
             default -> throw new IllegalArgumentException("--progress " + progress + ": poll or thread");
         };
         NvmfConnectOptions options = connection.toOptions(true).withProgressThread(thread)
-                .withProgressSpin(Duration.ofNanos(spinMicros * 1000));
+                .withProgressSpin(Duration.ofNanos(spinMicros * 1000)).withCompletionMode(CompletionMode.parse(mode));
         try (NvmfController c = NvmfController.connect(options)) {
             NamespaceIdentity ns = c.namespace(namespace.nsid);
             if (ioBytes % ns.blockSize() != 0) {

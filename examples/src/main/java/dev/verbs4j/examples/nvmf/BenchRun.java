@@ -1,9 +1,9 @@
 package dev.verbs4j.examples.nvmf;
 
 import dev.verbs4j.nvmf.IoBuffer;
-import dev.verbs4j.nvmf.IoCallback;
 import dev.verbs4j.nvmf.NvmfController;
-import dev.verbs4j.nvmf.NvmfException;
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmfException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -1,7 +1,7 @@
 package dev.verbs4j.examples.nvmf;
 
-import dev.verbs4j.nvmf.DiscoveryEntry;
 import dev.verbs4j.nvmf.NvmfController;
+import dev.verbs4j.nvmf.types.DiscoveryEntry;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

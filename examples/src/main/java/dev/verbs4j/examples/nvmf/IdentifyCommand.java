@@ -1,8 +1,8 @@
 package dev.verbs4j.examples.nvmf;
 
-import dev.verbs4j.nvmf.ControllerIdentity;
-import dev.verbs4j.nvmf.NamespaceIdentity;
 import dev.verbs4j.nvmf.NvmfController;
+import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

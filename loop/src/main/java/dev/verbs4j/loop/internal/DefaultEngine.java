@@ -7,6 +7,9 @@ import dev.verbs4j.loop.spi.LoopEngine;
 import dev.verbs4j.loop.spi.LoopTimer;
 import dev.verbs4j.loop.spi.MemorySource;
 import dev.verbs4j.unix.Epoll;
+import dev.verbs4j.unix.FileDescriptor;
+import dev.verbs4j.verbs.CompletionChannel;
+import dev.verbs4j.verbs.CompletionQueue;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -351,6 +354,22 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     @Override
     public void removeMemorySource(MemorySource source) {
         runAndWait(() -> memories.remove(source), CALL_TIMEOUT);
+    }
+
+    @Override
+    public void watchEvents(CompletionChannel events) {
+        FileDescriptor.setNonBlocking(events.fd());
+        watch(events.fd(), Epoll.IN, ready -> {
+            CompletionQueue cq = events.takeEvent(); // one per wake-up, as OpenDevice takes them
+            if (cq != null) {
+                queues.eventFor(cq);
+            }
+        });
+    }
+
+    @Override
+    public void unwatchEvents(CompletionChannel events) {
+        unwatch(events.fd());
     }
 
     @Override

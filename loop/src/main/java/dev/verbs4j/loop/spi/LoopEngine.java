@@ -1,5 +1,6 @@
 package dev.verbs4j.loop.spi;
 
+import dev.verbs4j.verbs.CompletionChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
@@ -195,6 +196,24 @@ public interface LoopEngine {
      * @param source a source given to {@link #addMemorySource}
      */
     void removeMemorySource(MemorySource source);
+
+    /**
+     * Takes the CQ events of a completion channel that is not a {@link #device}'s, as the loop
+     * takes a device's: its fd (made non-blocking) joins the epoll set, and each event taken marks
+     * its CQ unarmed, so the loop arms it again before it next sleeps. For CQs that must live on
+     * another context than the loop's devices (an rdma_cm id's, as NVMe-oF queues have).
+     *
+     * @param events the channel, which stays the caller's to close (after {@link #unwatchEvents})
+     */
+    void watchEvents(CompletionChannel events);
+
+    /**
+     * Takes a channel given to {@link #watchEvents} out of the epoll set; call before closing it,
+     * after removing the sources whose CQs signal it.
+     *
+     * @param events a watched channel
+     */
+    void unwatchEvents(CompletionChannel events);
 
     /**
      * The loop's shared view of a device, opened on first use; closed when the loop stops.

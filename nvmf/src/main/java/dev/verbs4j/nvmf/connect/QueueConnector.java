@@ -1,8 +1,8 @@
 package dev.verbs4j.nvmf.connect;
 
-import dev.verbs4j.nvmf.NvmfException;
-import dev.verbs4j.nvmf.NvmfTransportException;
 import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import dev.verbs4j.nvmf.wire.Fabrics;
 import dev.verbs4j.nvmf.wire.RdmaCmData;
 import dev.verbs4j.nvmf.wire.Sgl;

@@ -1,7 +1,7 @@
 package dev.verbs4j.nvmf.controller;
 
-import dev.verbs4j.nvmf.NvmfTimeoutException;
-import dev.verbs4j.nvmf.NvmfTransportException;
+import dev.verbs4j.nvmf.types.NvmfTimeoutException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import dev.verbs4j.nvmf.wire.Properties;
 import java.util.concurrent.locks.LockSupport;
 

@@ -1,15 +1,16 @@
 package dev.verbs4j.nvmf.controller;
 
-import dev.verbs4j.nvmf.IoCallback;
-import dev.verbs4j.nvmf.NvmfException;
 import dev.verbs4j.nvmf.queue.CommandListener;
 import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.types.IoCallback;
+import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.nvmf.wire.Opcodes;
 import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.nvmf.wire.Sqe;
 import dev.verbs4j.nvmf.wire.StatusDecoder;
 import dev.verbs4j.verbs.MemoryRegion;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * NVM commands on one I/O queue. Data moves by keyed SGL (the target RDMA-reads or -writes the
@@ -23,6 +24,8 @@ public final class IoQueue implements CommandListener {
     private final IoCallback[] callbacks;
     private final long[] userTags;
     private final int[] pending;
+    /** Held through a synchronous transfer, taken before the queue's lock: {@link #pending} is one transfer's. */
+    private final ReentrantLock transfers = new ReentrantLock();
 
     public IoQueue(NvmfQueue queue, int inCapsuleBytes) {
         this.queue = queue;
@@ -34,6 +37,14 @@ public final class IoQueue implements CommandListener {
 
     public NvmfQueue queue() {
         return queue;
+    }
+
+    /**
+     * The lock of synchronous transfers, taken before {@link NvmfQueue#lock()}: a transfer waiting
+     * on a loop-polled queue lets go of the queue's lock, not of this one.
+     */
+    public ReentrantLock transfers() {
+        return transfers;
     }
 
     /** The command's name in messages: "Read", "Write"... */
@@ -72,7 +83,7 @@ public final class IoQueue implements CommandListener {
     /**
      * Runs one NVM command over {@code blocks} blocks, split into commands of at most
      * {@code maxBlocks}; waits for all. The data starts at {@code offset} in {@code data} (null for
-     * commands without data). The caller holds the queue's lock.
+     * commands without data). The caller holds {@link #transfers()}, then the queue's lock.
      */
     public void transfer(int opcode, int nsid, long lba, long blocks, int blockSize, int maxBlocks, MemoryRegion data,
                          long offset, long deadlineNanos) {
@@ -82,6 +93,10 @@ public final class IoQueue implements CommandListener {
         long done = 0;
         do {
             int slot = queue.acquire();
+            if (slot < 0 && inFlight == 0) {
+                queue.awaitProgress(deadlineNanos, name(opcode)); // asynchronous commands hold every slot
+                continue;
+            }
             if (slot < 0) {
                 firstError = finish(pending[head], opcode, deadlineNanos, firstError);
                 head = (head + 1) % pending.length;

@@ -1,7 +1,7 @@
 package dev.verbs4j.nvmf.controller;
 
-import dev.verbs4j.nvmf.NvmfException;
-import dev.verbs4j.nvmf.NvmfTransportException;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.time.Duration;
 import java.util.function.Consumer;
 

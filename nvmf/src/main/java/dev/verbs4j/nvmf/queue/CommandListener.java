@@ -1,6 +1,6 @@
 package dev.verbs4j.nvmf.queue;
 
-import dev.verbs4j.nvmf.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfException;
 
 /** Told, on the polling thread, when a command's send and response have both completed, or when the queue failed. */
 public interface CommandListener {

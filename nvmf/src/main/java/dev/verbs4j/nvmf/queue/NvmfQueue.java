@@ -1,8 +1,9 @@
 package dev.verbs4j.nvmf.queue;
 
-import dev.verbs4j.nvmf.NvmfException;
-import dev.verbs4j.nvmf.NvmfTimeoutException;
-import dev.verbs4j.nvmf.NvmfTransportException;
+import dev.verbs4j.loop.spi.LoopEngine;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTimeoutException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import dev.verbs4j.nvmf.wire.Cqe;
 import dev.verbs4j.nvmf.wire.Sqe;
 import dev.verbs4j.verbs.Access;
@@ -23,6 +24,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * One NVMe-oF/RDMA queue (admin or I/O): an RC QP on its own CQ, a registered array of 64-byte
@@ -51,11 +53,18 @@ public final class NvmfQueue implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private volatile NvmfException failure;
     private boolean closed;
+    /** Set while a completion loop polls the CQ: then only the loop polls it, and waiters drive the loop. */
+    private volatile LoopEngine loop;
+    /** Commands finished (or the queue failed) so far: what a waiter that drives the loop watches, lock-free. */
+    private volatile int progress;
+    /** The {@link #progress} the one synchronous waiter of a loop-polled queue last saw (see {@link #awaitProgress}). */
+    private int progressSeen;
+    private final BooleanSupplier progressed = () -> progress != progressSeen || failure != null;
 
     /**
      * Creates the CQ and QP on {@code id} (address and route resolved) and posts the receives; the
      * caller then connects the id. {@code queueSize} entries: queueSize - 1 commands in flight.
-     * With {@code events} non-null the CQ signals completions there once armed ({@link #armEvent}).
+     * With {@code events} non-null the CQ signals completions there once armed (by the completion loop that polls it).
      */
     public NvmfQueue(CmId id, ProtectionDomain pd, int qid, int queueSize, CompletionChannel events) {
         this.qid = qid;
@@ -151,25 +160,21 @@ public final class NvmfQueue implements AutoCloseable {
         }
     }
 
-    /**
-     * Asks for one event on the CQ's completion channel at the next completion. Poll once more
-     * afterwards: a completion that came in before the arm raises no event. False when the queue
-     * is closed or broken (a broken queue's CQ may refuse; its waiters learn of it another way).
-     */
-    public boolean armEvent() {
-        if (closed || failure != null) {
-            return false;
-        }
-        try {
-            cq.requestNotification(false);
-            return true;
-        } catch (RuntimeException e) {
-            fail(new NvmfTransportException("queue " + qid + ": cannot arm the CQ for events", e));
-            return false;
-        }
+    /** The CQ, for a completion loop to poll ({@link #attach}). */
+    public CompletionQueue completionQueue() {
+        return cq;
     }
 
-    /** Processes what the CQ holds; returns the number of commands that finished. */
+    /**
+     * From now on a completion loop polls the CQ and hands what it takes to {@link #deliver};
+     * {@link #await} drives the loop instead of polling. Null detaches (before the loop stops).
+     * The caller registers the CQ with the loop itself.
+     */
+    public void attach(LoopEngine engine) {
+        loop = engine;
+    }
+
+    /** Processes what the CQ holds; returns the number of commands that finished. Not while a loop polls it. */
     public int poll() {
         if (closed) {
             return 0;
@@ -181,6 +186,15 @@ public final class NvmfQueue implements AutoCloseable {
             fail(new NvmfTransportException("queue " + qid + ": polling the CQ failed", e));
             return 0;
         }
+        return handle(wc, n);
+    }
+
+    /** Processes completions a loop polled from the CQ; returns the number of commands that finished. */
+    public int deliver(WorkCompletions batch) {
+        return closed ? 0 : handle(batch, batch.count());
+    }
+
+    private int handle(WorkCompletions wc, int n) {
         int finished = 0;
         for (int i = 0; i < n; i++) {
             long wrId = wc.wrId(i);
@@ -196,6 +210,9 @@ public final class NvmfQueue implements AutoCloseable {
             } else {
                 finished += mark((int) wrId, SlotTable.SENT);
             }
+        }
+        if (finished > 0) {
+            progress += finished; // under the lock: one writer at a time
         }
         return finished;
     }
@@ -261,6 +278,12 @@ public final class NvmfQueue implements AutoCloseable {
      * which fails the queue: its command id cannot be reused safely.
      */
     public void await(int slot, long deadlineNanos, String what) {
+        if (loop != null) {
+            while (!isDone(slot)) {
+                awaitProgress(deadlineNanos, what);
+            }
+            return;
+        }
         int idle = 0;
         while (!isDone(slot)) {
             NvmfException f = failure;
@@ -273,6 +296,44 @@ public final class NvmfQueue implements AutoCloseable {
                             + " within the command timeout"));
                 }
                 Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * Waits until a command finishes or the queue fails, for the caller's synchronous command:
+     * it polls once without a loop; with one, it lets go of the lock (so the loop can deliver)
+     * and drives the loop meanwhile. Throws the queue's failure, or fails it at the deadline as
+     * {@link #await} does. One synchronous waiter per queue at a time (the caller serializes them).
+     */
+    public void awaitProgress(long deadlineNanos, String what) {
+        NvmfException f = failure;
+        if (f != null) {
+            throw f;
+        }
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw fail(new NvmfTimeoutException("queue " + qid + ": no response to " + what
+                    + " within the command timeout"));
+        }
+        LoopEngine engine = loop;
+        if (engine == null) {
+            poll();
+            return;
+        }
+        progressSeen = progress;
+        int holds = lock.getHoldCount();
+        for (int i = 0; i < holds; i++) {
+            lock.unlock();
+        }
+        try {
+            engine.drive(progressed, left);
+            if (!progressed.getAsBoolean()) {
+                Thread.yield(); // another thread runs the loop: it delivers, this one looks again
+            }
+        } finally {
+            for (int i = 0; i < holds; i++) {
+                lock.lock();
             }
         }
     }

@@ -1,6 +1,6 @@
 package dev.verbs4j.nvmf.wire;
 
-import dev.verbs4j.nvmf.DiscoveryEntry;
+import dev.verbs4j.nvmf.types.DiscoveryEntry;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;

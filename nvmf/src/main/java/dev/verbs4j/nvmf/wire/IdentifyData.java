@@ -1,7 +1,7 @@
 package dev.verbs4j.nvmf.wire;
 
-import dev.verbs4j.nvmf.ControllerIdentity;
-import dev.verbs4j.nvmf.NamespaceIdentity;
+import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import java.lang.foreign.MemorySegment;
 
 /** Parses the 4096-byte Identify Controller and Identify Namespace data structures (byte offsets from the spec). */

@@ -1,11 +1,11 @@
 package dev.verbs4j.nvmf.wire;
 
-import dev.verbs4j.nvmf.ConnectRejectedException;
-import dev.verbs4j.nvmf.HostNotAllowedException;
-import dev.verbs4j.nvmf.InvalidNamespaceException;
-import dev.verbs4j.nvmf.LbaOutOfRangeException;
-import dev.verbs4j.nvmf.NvmeStatus;
-import dev.verbs4j.nvmf.NvmeStatusException;
+import dev.verbs4j.nvmf.types.ConnectRejectedException;
+import dev.verbs4j.nvmf.types.HostNotAllowedException;
+import dev.verbs4j.nvmf.types.InvalidNamespaceException;
+import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
+import dev.verbs4j.nvmf.types.NvmeStatus;
+import dev.verbs4j.nvmf.types.NvmeStatusException;
 
 /** Turns a non-zero CQE status into the named exception. */
 public final class StatusDecoder {

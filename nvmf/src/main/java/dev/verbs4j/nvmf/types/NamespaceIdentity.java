@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * What Identify Namespace reports.

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * The connection failed or broke: rdma_cm refused or could not reach the target, a work request

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * Connect refused this host NQN: the subsystem does not list it among its allowed hosts (on a

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * The target completed a command with a non-zero status. {@link #status()} names it; the common

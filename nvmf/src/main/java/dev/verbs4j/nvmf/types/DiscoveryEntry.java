@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * One record of the discovery log page (log 0x70): a subsystem and the port to reach it on.

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * NVMe completion status codes by status code type (SCT) and status code (SC): generic (SCT 0),

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /** A command got no response within the command timeout (by default the keep-alive timeout). */
 public class NvmfTimeoutException extends NvmfTransportException {

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * Connect failed with Connect Invalid Parameters (SCT 1, SC 0x82): {@link #invalidOffset()} says

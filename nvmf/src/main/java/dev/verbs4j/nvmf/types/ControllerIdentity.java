@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * What Identify Controller reports (NVMe base spec, Identify Controller data structure; fabrics

@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /**
  * Base of every failure of the NVMe-oF host: an NVMe status ({@link NvmeStatusException}), or the

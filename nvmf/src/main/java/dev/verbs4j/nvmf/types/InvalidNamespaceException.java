@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /** The namespace id does not exist or its format cannot serve the command (generic status 0x0B). */
 public final class InvalidNamespaceException extends NvmeStatusException {

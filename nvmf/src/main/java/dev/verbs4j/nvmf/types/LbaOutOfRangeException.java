@@ -1,4 +1,4 @@
-package dev.verbs4j.nvmf;
+package dev.verbs4j.nvmf.types;
 
 /** An LBA range beyond the namespace's size (generic status 0x80). */
 public final class LbaOutOfRangeException extends NvmeStatusException {

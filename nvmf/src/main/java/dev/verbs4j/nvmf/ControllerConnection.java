@@ -1,0 +1,152 @@
+package dev.verbs4j.nvmf;
+
+import dev.verbs4j.nvmf.connect.QueueConnector;
+import dev.verbs4j.nvmf.controller.AdminChannel;
+import dev.verbs4j.nvmf.controller.ControllerRegisters;
+import dev.verbs4j.nvmf.controller.IoQueue;
+import dev.verbs4j.nvmf.controller.KeepAliveTimer;
+import dev.verbs4j.nvmf.queue.NvmfQueue;
+import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.wire.Fabrics;
+import dev.verbs4j.nvmf.wire.IdentifyData;
+import dev.verbs4j.nvmf.wire.Opcodes;
+import dev.verbs4j.nvmf.wire.Properties;
+import dev.verbs4j.nvmf.wire.Sgl;
+import dev.verbs4j.verbs.CmEventChannel;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The connect sequence and what it made, owned until {@link #close}: the rdma_cm event channel,
+ * the shared verbs objects, the admin queue (connected, then CAP read, CC.EN set, Identify
+ * Controller), the I/O queues, the keep-alive timer and the completion loop of the progress thread. A failure part-way
+ * closes what was made; {@link #close} takes it all down in the reverse order.
+ */
+final class ControllerConnection {
+    private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
+    private static final long DEFAULT_MAX_TRANSFER = 1 << 20;
+
+    final NvmfConnectOptions options;
+    final ControllerResources resources;
+    final AdminChannel admin;
+    final IoQueues io;
+    final long cap;
+    final int cc;
+    final int controllerId;
+    final ControllerIdentity identity;
+    final long maxTransferBytes;
+    private final CmEventChannel channel;
+    private KeepAliveTimer keepAlive;
+    private volatile ControllerLoop loop;
+    /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Enables and identifies the controller behind a connected admin queue. */
+    private ControllerConnection(NvmfConnectOptions o, CmEventChannel channel, ControllerResources resources,
+                                 NvmfQueue adminQueue, int controllerId) {
+        this.options = o;
+        this.channel = channel;
+        this.resources = resources;
+        this.controllerId = controllerId;
+        this.admin = new AdminChannel(adminQueue, resources.connectData(), o.timeout());
+        this.cap = admin.propertyGet(Properties.CAP, true);
+        this.cc = ControllerRegisters.enable(admin, cap, o.timeout().toNanos());
+        this.identity = IdentifyData.controller(admin.identify(Opcodes.CNS_CONTROLLER, 0));
+        long mdts = identity.maxTransferBytes(Properties.minPageSize(cap));
+        this.maxTransferBytes = Math.min(mdts == 0 ? DEFAULT_MAX_TRANSFER : mdts, Sgl.MAX_KEYED_LENGTH + 1L - 4096);
+        this.io = new IoQueues(o.isDiscovery() ? 0 : o.ioQueues());
+    }
+
+    /** Connects the admin queue, enables and identifies the controller, connects the I/O queues, starts the timers. */
+    static ControllerConnection open(NvmfConnectOptions o) {
+        CmEventChannel channel = CmEventChannel.create();
+        ControllerResources resources = new ControllerResources(o.progressThread() && !o.isDiscovery());
+        ControllerConnection c = null;
+        NvmfQueue adminQueue = null;
+        try {
+            QueueConnector connector = new QueueConnector(channel, o.target(), o.timeout());
+            int kato = o.isDiscovery() ? 0 : (int) o.keepAlive().toMillis();
+            QueueConnector.Connected a = connector.connect(0, ADMIN_QUEUE_SIZE, resources, o.hostId(), o.hostNqn(),
+                    o.subsystemNqn(), Fabrics.CNTLID_DYNAMIC, kato);
+            adminQueue = a.queue();
+            c = new ControllerConnection(o, channel, resources, adminQueue, a.controllerId());
+            int size = Math.min(o.queueSize(), Properties.maxQueueEntries(c.cap));
+            for (int q = 0; q < c.io.count(); q++) {
+                QueueConnector.Connected ioq = connector.connect(q + 1, size, resources, o.hostId(), o.hostNqn(),
+                        o.subsystemNqn(), c.controllerId, kato);
+                c.io.set(q, new IoQueue(ioq.queue(), c.identity.inCapsuleDataSize()));
+            }
+            if (kato > 0) {
+                c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
+            }
+            if (o.progressThread() && c.io.count() > 0) {
+                c.loop = ControllerLoop.start(o.completionMode(), o.progressSpin(), c.io, resources.events());
+            }
+            return c;
+        } catch (RuntimeException e) {
+            if (c != null) {
+                c.close(false);
+            } else {
+                if (adminQueue != null) {
+                    adminQueue.close(o.timeout());
+                }
+                resources.close();
+                channel.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The completion loop that takes the I/O queues' completions, or null when the caller polls. */
+    ControllerLoop loop() {
+        return loop;
+    }
+
+    /** Breaks the controller: every waiting and later command fails with {@code cause}. */
+    void fail(NvmfException cause) {
+        admin.queue().markFailed(cause);
+        io.markFailed(cause);
+        ControllerLoop l = loop;
+        if (l != null) {
+            l.failInFlight();
+        }
+    }
+
+    /** Why the controller is broken (keep-alive, transport), or null while it works. */
+    NvmfException failure() {
+        NvmfException f = admin.queue().failure();
+        return f != null ? f : io.failure();
+    }
+
+    /**
+     * Stops the completion loop and the keep-alive timer, shuts the controller down (CC.SHN) when
+     * {@code shutdown} and the target answers, disconnects every queue, then closes the buffers
+     * and verbs objects. Closing again does nothing.
+     */
+    void close(boolean shutdown) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        ControllerLoop l = loop;
+        if (l != null) {
+            l.stop();
+        }
+        if (keepAlive != null) {
+            keepAlive.close();
+        }
+        if (shutdown) {
+            try {
+                ControllerRegisters.shutdown(admin, cc, options.timeout().toNanos());
+            } catch (RuntimeException ignored) {
+                // the target went away: nothing left to shut down
+            }
+        }
+        Duration t = options.timeout();
+        io.close(t);
+        admin.queue().close(t);
+        io.failInFlight();
+        resources.close();
+        channel.close();
+    }
+}
