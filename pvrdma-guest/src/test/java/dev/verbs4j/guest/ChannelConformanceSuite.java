@@ -496,6 +496,62 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         }
     }
 
+    /** How long the stopped-peer test keeps its peer stopped: a pause, as a debugger's or a long GC's. */
+    private static final Duration PEER_STOPPED_FOR = Duration.ofSeconds(2);
+
+    @Test
+    void aStoppedAndContinuedPeerLosesAndDuplicatesNothing() throws Exception {
+        pair.close();
+        pair = null;
+        CompletionLoop loop = CompletionLoop.start(mode());
+        ChannelConfig listening = config(loop).connectTimeout(ChannelPeerProcess.BOOTSTRAP_WAIT);
+        try (ChannelServer listener = ChannelServer.listen(address(), 0, listening)) {
+            Process peer = startPeer(listener.port(), loop);
+            try {
+                Channel channel = listener.accept(Duration.ofSeconds(120));
+                ReceiveBuffer into = new ReceiveBuffer(MemorySegment.ofArray(new byte[maxMessage()]));
+                List<byte[]> got = new ArrayList<>();
+                while (got.size() < 3) {
+                    receiveInto(channel, into, Duration.ofSeconds(20), got);
+                }
+                signal(peer, "STOP");
+                long resumeAt = System.nanoTime() + PEER_STOPPED_FOR.toNanos();
+                while (System.nanoTime() < resumeAt) { // what the peer sent before it stopped still arrives
+                    receiveInto(channel, into, Duration.ofNanos(Math.max(1, resumeAt - System.nanoTime())), got);
+                }
+                signal(peer, "CONT");
+                int resumedFrom = got.size();
+                while (got.size() < resumedFrom + 20) {
+                    assertTrue(receiveInto(channel, into, Duration.ofSeconds(20), got), "the continued peer streams again");
+                }
+                for (int i = 0; i < got.size(); i++) {
+                    assertEquals(maxMessage(), got.get(i).length, "message " + i + " arrived whole");
+                    assertEquals(-1, ChannelTestBytes.mismatch(MemorySegment.ofArray(got.get(i)), i),
+                            "message " + i + ": in order, once, intact");
+                }
+                channel.close();
+            } finally {
+                peer.destroyForcibly(); // SIGKILL ends a stopped process too
+                peer.waitFor(10, TimeUnit.SECONDS);
+                loop.close();
+            }
+        }
+    }
+
+    /** One message (a copy) into {@code got}, or false when none came in time (none is taken then). */
+    private static boolean receiveInto(Channel channel, ReceiveBuffer into, Duration timeout, List<byte[]> got) {
+        if (!channel.receive(into, timeout)) {
+            return false;
+        }
+        got.add(into.memory().asSlice(0, into.length()).toArray(ValueLayout.JAVA_BYTE));
+        return true;
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
+    }
+
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     static MemorySegment number(int i) {
