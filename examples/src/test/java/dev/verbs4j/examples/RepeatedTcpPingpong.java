@@ -51,7 +51,7 @@ final class RepeatedTcpPingpong {
     }
 
     /** Waits until the server's port is in LISTEN state (/proc/net/tcp), without connecting to it. */
-    private static void awaitListener(int port, CompletableFuture<Integer> served) throws IOException {
+    static void awaitListener(int port, CompletableFuture<Integer> served) throws IOException {
         String local = String.format(Locale.ROOT, ":%04X 00000000:0000 0A", port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!Files.readString(Path.of("/proc/net/tcp")).contains(local)) {

@@ -10,9 +10,35 @@ public final class LinuxCallException extends RuntimeException {
     private final int errno;
 
     public LinuxCallException(String what, String call, int errno) {
-        super(errno == 0 ? what : what + " (" + call + ": " + Errno.name(errno) + ")");
+        super((errno == 0 ? what : what + " (" + call + ": " + Errno.name(errno) + ")") + hint(errno));
         this.call = call;
         this.errno = errno;
+    }
+
+    /** What to do about an errno that names a limit: its value and how to raise it. */
+    private static String hint(int errno) {
+        if (errno == Errno.EMFILE) {
+            return " — the open-file limit (RLIMIT_NOFILE) of this process is " + openFileLimit()
+                    + ": every channel, loop and device holds some; raise it with `ulimit -n` in the shell that "
+                    + "starts the JVM, LimitNOFILE= in a systemd unit, or 'nofile' in /etc/security/limits.conf";
+        }
+        if (errno == Errno.ENFILE) {
+            return " — the system-wide table of open files is full: see `sysctl fs.file-nr` and raise fs.file-max";
+        }
+        return "";
+    }
+
+    private static String openFileLimit() {
+        try {
+            long[] limit = ResourceLimits.get(ResourceLimits.RLIMIT_NOFILE);
+            return "soft " + describe(limit[0]) + ", hard " + describe(limit[1]);
+        } catch (RuntimeException e) {
+            return "unknown (getrlimit failed)";
+        }
+    }
+
+    private static String describe(long limit) {
+        return limit == ResourceLimits.UNLIMITED ? "unlimited" : Long.toString(limit);
     }
 
     /** The failed call's errno, captured right after it returned on this thread. */

@@ -452,8 +452,63 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         assertTrue(pair.client().offer(message, false, 0), "a slot is free once it was announced");
     }
 
+    /** How long the peer stays stopped: a pause, as a debugger's or a long GC's. */
+    private static final Duration PEER_STOPPED_FOR = Duration.ofSeconds(2);
+
+    /**
+     * A peer JVM streaming pattern messages is stopped (SIGSTOP) for a while and continued, then
+     * killed (SIGKILL): what it sent before the stop arrives, the stream resumes, and after the
+     * kill the channel fails with PEER_LOST in time; every message taken is whole, in order,
+     * once. One peer for both, as each start of a JVM costs seconds in the rig.
+     */
     @Test
-    void aKilledPeerFailsTheChannelInTimeWithNoPartialMessage() throws Exception {
+    void aStoppedPeerResumesAndAKilledOneFailsTheChannelInTimeWithNothingLost() throws Exception {
+        withStreamingPeer((channel, peer) -> {
+            assertEquals(expectedTransport(), channel.transport().kind());
+            ReceiveBuffer into = new ReceiveBuffer(MemorySegment.ofArray(new byte[maxMessage()]));
+            List<byte[]> got = new ArrayList<>();
+            while (got.size() < 3) {
+                receiveInto(channel, into, Duration.ofSeconds(20), got);
+            }
+            signal(peer, "STOP");
+            long resumeAt = System.nanoTime() + PEER_STOPPED_FOR.toNanos();
+            while (System.nanoTime() < resumeAt) { // what the peer sent before it stopped still arrives
+                receiveInto(channel, into, Duration.ofNanos(Math.max(1, resumeAt - System.nanoTime())), got);
+            }
+            signal(peer, "CONT");
+            int resumedFrom = got.size();
+            while (got.size() < resumedFrom + 20) {
+                assertTrue(receiveInto(channel, into, Duration.ofSeconds(20), got), "the continued peer streams again");
+            }
+            peer.destroyForcibly();
+            long killedAt = System.nanoTime();
+            ChannelException end = null;
+            while (end == null) {
+                try {
+                    receiveInto(channel, into, Duration.ofSeconds(20), got);
+                } catch (ChannelException e) {
+                    end = e;
+                }
+                if (System.nanoTime() - killedAt > Duration.ofSeconds(20).toNanos()) {
+                    fail("the channel did not fail within 20 s of the peer being killed");
+                }
+            }
+            assertEquals(ChannelError.PEER_LOST, end.error(), end.getMessage());
+            for (int i = 0; i < got.size(); i++) {
+                assertEquals(maxMessage(), got.get(i).length, "message " + i + " arrived whole");
+                assertEquals(-1, ChannelTestBytes.mismatch(MemorySegment.ofArray(got.get(i)), i),
+                        "message " + i + ": in order, once, intact");
+            }
+            channel.close();
+        });
+    }
+
+    interface PeerTest {
+        void run(Channel channel, Process peer) throws Exception;
+    }
+
+    /** A channel to a peer JVM that streams pattern messages 0, 1, 2...; the peer is killed afterwards (SIGKILL ends a stopped one too). */
+    private void withStreamingPeer(PeerTest test) throws Exception {
         pair.close();
         pair = null;
         CompletionLoop loop = CompletionLoop.start(mode());
@@ -461,39 +516,27 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         try (ChannelServer listener = ChannelServer.listen(address(), 0, listening)) {
             Process peer = startPeer(listener.port(), loop);
             try {
-                Channel channel = listener.accept(Duration.ofSeconds(120));
-                assertEquals(expectedTransport(), channel.transport().kind());
-                List<ChannelMessage> got = new ArrayList<>();
-                for (int i = 0; i < 3; i++) {
-                    got.add(await(channel.receive()));
-                }
-                peer.destroyForcibly();
-                long killedAt = System.nanoTime();
-                ChannelException end = null;
-                while (end == null) {
-                    CompletableFuture<ChannelMessage> next = channel.receive();
-                    try {
-                        got.add(next.get(20, TimeUnit.SECONDS));
-                    } catch (ExecutionException e) {
-                        end = assertInstanceOf(ChannelException.class, e.getCause());
-                    }
-                    if (System.nanoTime() - killedAt > Duration.ofSeconds(20).toNanos()) {
-                        fail("the channel did not fail within 20 s of the peer being killed");
-                    }
-                }
-                assertEquals(ChannelError.PEER_LOST, end.error(), end.getMessage());
-                for (int i = 0; i < got.size(); i++) {
-                    ChannelMessage m = got.get(i);
-                    assertEquals(maxMessage(), m.length(), "message " + i + " arrived whole");
-                    assertEquals(-1, ChannelTestBytes.mismatch(m.data(), i), "message " + i + " intact");
-                }
-                channel.close();
+                test.run(listener.accept(Duration.ofSeconds(120)), peer);
             } finally {
                 peer.destroyForcibly();
                 peer.waitFor(10, TimeUnit.SECONDS);
                 loop.close();
             }
         }
+    }
+
+    /** One message (a copy) into {@code got}, or false when none came in time (none is taken then). */
+    private static boolean receiveInto(Channel channel, ReceiveBuffer into, Duration timeout, List<byte[]> got) {
+        if (!channel.receive(into, timeout)) {
+            return false;
+        }
+        got.add(into.memory().asSlice(0, into.length()).toArray(ValueLayout.JAVA_BYTE));
+        return true;
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal);
     }
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
