@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code bin/verbs4j pingpong}: the channel layer's demo. Two processes connect; RDMA when both
  * can, TCP otherwise (and the first line says which and why); then round trips for latency and
- * a one-way stream for throughput.
+ * a one-way stream for throughput, each after a warm-up that is reported and not counted (the
+ * JIT compiles the path meanwhile); the first round trip, cold, has its own line.
  */
 @Command(name = "pingpong",
         customSynopsis = {"${COMMAND-FULL-NAME} --server [OPTIONS]     wait for one client",
@@ -67,6 +68,10 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "round trips, and messages streamed (default 1000)")
     int iterations = 1000;
 
+    @Option(names = "--warmup", paramLabel = "N", description = "round trips, and messages streamed, before the "
+            + "measured ones: reported, not counted (default 2000)")
+    int warmup = 2000;
+
     @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "bootstrap TCP port (default 18515)")
     int port = 18515;
 
@@ -84,7 +89,7 @@ public final class PingpongCommand implements Callable<Integer> {
 
     /** The command line, parsed. */
     record Settings(boolean server, String host, TransportPreference transport, CompletionMode mode, int size,
-                    int iterations, int port, String device, int gidIndex) {
+                    int iterations, int warmup, int port, String device, int gidIndex) {
 
         ChannelConfig config() {
             return ChannelConfig.defaults().transport(transport).mode(mode).maxMessageSize(Math.max(size, 8))
@@ -116,10 +121,10 @@ public final class PingpongCommand implements Callable<Integer> {
         if (server == (host != null)) {
             throw Cli.usageError(spec, "give either --server or the server's HOST");
         }
-        if (size < 1 || iterations < 1) {
-            throw Cli.usageError(spec, "size and iterations must be positive");
+        if (size < 1 || iterations < 1 || warmup < 0) {
+            throw Cli.usageError(spec, "size and iterations must be positive, the warm-up not negative");
         }
-        return new Settings(server, host, transport, mode, size, iterations, port, device, gidIndex);
+        return new Settings(server, host, transport, mode, size, iterations, warmup, port, device, gidIndex);
     }
 
     static int run(Settings s, PrintStream out) {
@@ -138,25 +143,34 @@ public final class PingpongCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Server: learn size and count, echo the round trips, take the stream, acknowledge it. */
+    /**
+     * Server: learn size, count and warm-up, echo the round trips (warm-up ones included), take
+     * the warm-up stream and acknowledge it, then the measured stream and acknowledge that.
+     */
     private static void serve(Channel channel, PrintStream out) {
         MemorySegment params = await(channel.receive()).data();
         int size = params.get(INT, 0);
         int iterations = params.get(INT, 4);
+        int warmup = params.get(INT, 8);
         // the round trips: each ping lands in one reused buffer and goes back from there
         ReceiveBuffer ping = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
         MemorySegment echo = ping.memory().asSlice(0, size);
-        for (int i = 0; i < iterations; i++) {
+        for (int i = 0; i < warmup + iterations; i++) {
             receive(channel, ping);
             channel.send(echo);
         }
         long bytes = 0;
-        for (int i = 0; i < iterations; i++) {
-            bytes += await(channel.receive()).length();
+        for (int stream : new int[] {warmup, iterations}) {
+            if (stream == 0) {
+                continue; // no warm-up: the client waits for no acknowledgement of it
+            }
+            for (int i = 0; i < stream; i++) {
+                bytes += await(channel.receive()).length();
+            }
+            await(channel.send(params));
         }
-        await(channel.send(params));
-        out.printf("served %d round trips and %d streamed messages of %d bytes (%d bytes)%n", iterations, iterations,
-                size, bytes);
+        out.printf("served %d round trips and %d streamed messages of %d bytes (%d bytes), warm-up included%n",
+                warmup + iterations, warmup + iterations, size, bytes);
     }
 
     /** The next message into {@code into}, which the thread waits for allocating nothing. */
@@ -166,25 +180,31 @@ public final class PingpongCommand implements Callable<Integer> {
         }
     }
 
-    /** Client: round trips one at a time (latency), then a stream of sends (throughput). */
+    /**
+     * Client: round trips one at a time (latency), then a stream of sends (throughput); each
+     * first as a warm-up that is timed as a whole and not counted.
+     */
     private static void measure(Channel channel, Settings s, PrintStream out) {
-        MemorySegment params = MemorySegment.ofArray(new byte[8]);
+        MemorySegment params = MemorySegment.ofArray(new byte[12]);
         params.set(INT, 0, s.size());
         params.set(INT, 4, s.iterations());
+        params.set(INT, 8, s.warmup());
         await(channel.send(params));
         MemorySegment payload = MemorySegment.ofArray(new byte[s.size()]);
         payload.fill((byte) 0x42);
-
-        long[] rtt = new long[s.iterations()];
         ReceiveBuffer reply = new ReceiveBuffer(MemorySegment.ofArray(new byte[channel.maxMessageSize()]));
-        for (int i = 0; i < s.iterations(); i++) {
-            long t0 = System.nanoTime();
-            channel.send(payload);
-            receive(channel, reply);
-            if (reply.length() != s.size()) {
-                throw new IllegalStateException("reply " + i + " has the wrong length");
-            }
-            rtt[i] = System.nanoTime() - t0;
+
+        long[] warm = new long[Math.max(s.warmup(), 1)];
+        long warmStart = System.nanoTime();
+        roundTrips(channel, payload, reply, warm, s.warmup());
+        long warmNanos = System.nanoTime() - warmStart;
+        long[] rtt = new long[s.iterations()];
+        roundTrips(channel, payload, reply, rtt, s.iterations());
+        if (s.warmup() > 0) {
+            out.printf("cold: first round trip %.2f us%n", warm[0] / 1e3);
+            out.printf("warm-up: %d round trips, %.2f s, not counted%n", s.warmup(), warmNanos / 1e9);
+        } else {
+            out.printf("cold: first round trip %.2f us (no warm-up: it is counted below)%n", rtt[0] / 1e3);
         }
         Arrays.sort(rtt);
         out.printf("mode: %s, %d bytes, %d iterations%n", s.mode().label(), s.size(), s.iterations());
@@ -192,19 +212,41 @@ public final class PingpongCommand implements Callable<Integer> {
                 Arrays.stream(rtt).average().orElse(0) / 1e3, rtt[0] / 1e3, rtt[rtt.length / 2] / 1e3,
                 rtt[Math.min(rtt.length - 1, (int) (rtt.length * 0.99))] / 1e3);
 
+        if (s.warmup() > 0) {
+            stream(channel, payload, s.warmup());
+        }
+        long elapsed = stream(channel, payload, s.iterations());
+        double seconds = elapsed / 1e9;
+        out.printf("throughput: %.2f MB/s, %.0f messages/s (%d x %d bytes in %.3f s)%n",
+                (double) s.size() * s.iterations() / seconds / 1e6, s.iterations() / seconds, s.iterations(),
+                s.size(), seconds);
+    }
+
+    /** {@code count} round trips one at a time, each one's nanoseconds into {@code into}. */
+    private static void roundTrips(Channel channel, MemorySegment payload, ReceiveBuffer reply, long[] into, int count) {
+        for (int i = 0; i < count; i++) {
+            long t0 = System.nanoTime();
+            channel.send(payload);
+            receive(channel, reply);
+            if (reply.length() != payload.byteSize()) {
+                throw new IllegalStateException("reply " + i + " has the wrong length");
+            }
+            into[i] = System.nanoTime() - t0;
+        }
+    }
+
+    /** {@code count} sends, then the server's acknowledgement of them all: the nanoseconds that took. */
+    private static long stream(Channel channel, MemorySegment payload, int count) {
         CompletableFuture<ChannelMessage> done = channel.receive();
         List<CompletableFuture<Void>> sends = new ArrayList<>();
         long t0 = System.nanoTime();
-        for (int i = 0; i < s.iterations(); i++) {
+        for (int i = 0; i < count; i++) {
             sends.add(channel.send(payload)); // waits while the send queue is full
         }
         await(done);
         long elapsed = System.nanoTime() - t0;
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
-        double seconds = elapsed / 1e9;
-        out.printf("throughput: %.2f MB/s, %.0f messages/s (%d x %d bytes in %.3f s)%n",
-                (double) s.size() * s.iterations() / seconds / 1e6, s.iterations() / seconds, s.iterations(),
-                s.size(), seconds);
+        return elapsed;
     }
 
     private static <T> T await(CompletableFuture<T> f) {

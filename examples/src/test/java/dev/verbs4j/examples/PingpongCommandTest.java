@@ -24,8 +24,9 @@ class PingpongCommandTest {
         TransportPreference transport = Verbs.devices().isEmpty() ? TransportPreference.AUTO : TransportPreference.TCP;
         for (CompletionMode mode : CompletionMode.values()) {
             int port = freePort();
-            var server = new PingpongCommand.Settings(true, null, transport, mode, 1024, 200, port, null, -1);
-            var client = new PingpongCommand.Settings(false, "127.0.0.1", transport, mode, 1024, 200, port, null, -1);
+            var server = new PingpongCommand.Settings(true, null, transport, mode, 1024, 200, 30, port, null, -1);
+            var client = new PingpongCommand.Settings(false, "127.0.0.1", transport, mode, 1024, 200, 30, port, null,
+                    -1);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             CompletableFuture<Integer> served = CompletableFuture.supplyAsync(
                     () -> PingpongCommand.run(server, new PrintStream(serverOut, true, StandardCharsets.UTF_8)));
@@ -43,20 +44,24 @@ class PingpongCommandTest {
             String[] lines = clientOut.toString(StandardCharsets.UTF_8).split("\n");
             System.out.print(clientOut.toString(StandardCharsets.UTF_8));
             assertEquals(expectedFirst, lines[0]);
-            assertTrue(lines[1].startsWith("mode: " + mode.label() + ", 1024 bytes, 200 iterations"), lines[1]);
-            assertTrue(lines[2].startsWith("latency: round trip avg "), lines[2]);
-            assertTrue(lines[3].startsWith("throughput: "), lines[3]);
+            assertTrue(lines[1].matches("cold: first round trip \\d+\\.\\d\\d us"), lines[1]);
+            assertTrue(lines[2].matches("warm-up: 30 round trips, \\d+\\.\\d\\d s, not counted"), lines[2]);
+            assertTrue(lines[3].startsWith("mode: " + mode.label() + ", 1024 bytes, 200 iterations"), lines[3]);
+            assertTrue(lines[4].startsWith("latency: round trip avg "), lines[4]);
+            assertTrue(lines[5].startsWith("throughput: "), lines[5]);
             String serverFirst = serverOut.toString(StandardCharsets.UTF_8).split("\n")[0];
             assertEquals(expectedFirst, serverFirst);
+            assertTrue(serverOut.toString(StandardCharsets.UTF_8).contains("served 230 round trips"), serverOut.toString());
         }
     }
 
     @Test
     void parsesTheOptions() {
         var s = PingpongCommand.parse(new String[] {"host1", "--transport", "tcp", "--mode", "busy", "-s", "64",
-                "-n", "5", "-p", "9999", "-d", "rxe0", "-g", "1"});
+                "-n", "5", "--warmup", "7", "-p", "9999", "-d", "rxe0", "-g", "1"});
         assertEquals(new PingpongCommand.Settings(false, "host1", TransportPreference.TCP, CompletionMode.BUSY_POLL, 64,
-                5, 9999, "rxe0", 1), s);
+                5, 7, 9999, "rxe0", 1), s);
+        assertEquals(2000, PingpongCommand.parse(new String[] {"host1"}).warmup(), "the default warm-up");
     }
 
     private static int freePort() throws Exception {

@@ -28,10 +28,10 @@ final class RepeatedTcpPingpong {
     static void run(CompletionMode mode, int runs, int size, int iterations) throws Exception {
         for (int run = 0; run < runs; run++) {
             int port = freePort();
-            var server = new PingpongCommand.Settings(true, null, TransportPreference.TCP, mode, size, iterations, port,
-                    null, -1);
+            var server = new PingpongCommand.Settings(true, null, TransportPreference.TCP, mode, size, iterations, 0,
+                    port, null, -1);
             var client = new PingpongCommand.Settings(false, "127.0.0.1", TransportPreference.TCP, mode, size,
-                    iterations, port, null, -1);
+                    iterations, 0, port, null, -1);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             CompletableFuture<Integer> served = CompletableFuture.supplyAsync(
                     () -> PingpongCommand.run(server, new PrintStream(serverOut, true, StandardCharsets.UTF_8)));
@@ -42,7 +42,7 @@ final class RepeatedTcpPingpong {
             assertEquals(0, rc, "run " + run + ": " + said);
             assertEquals(0, served.get(120, TimeUnit.SECONDS), "run " + run + " server");
             assertTrue(said.contains("latency: round trip avg"), "run " + run + ": " + said);
-            assertTrue(serverOut.toString(StandardCharsets.UTF_8).contains("served " + iterations + " round trips"),
+            assertTrue(serverOut.toString(StandardCharsets.UTF_8).contains("served " + iterations + " round trips"), // no warm-up
                     "run " + run + " server: " + serverOut);
             if (run == 0 || run == runs - 1) {
                 System.out.print("run " + run + ": " + said);

@@ -38,6 +38,12 @@ public final class Epoll implements AutoCloseable {
     private static final MethodHandle WAIT_NANOS = Libc.functionIfPresent("epoll_pwait2",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
     private static volatile boolean nanoWaits = WAIT_NANOS != null;
+    /** The waits go without errno, and look once more with it when they fail ({@link Libc#functionWithoutErrno}). */
+    private static final MethodHandle WAIT_FAST = Libc.functionWithoutErrno("epoll_wait",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
+    private static final MethodHandle WAIT_NANOS_FAST = WAIT_NANOS == null ? null
+            : Libc.functionWithoutErrno("epoll_pwait2", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT,
+                    JAVA_LONG, JAVA_LONG));
 
     private final int epfd;
     private final int capacity;
@@ -113,7 +119,10 @@ public final class Epoll implements AutoCloseable {
     public int await(int timeoutMillis) {
         int n;
         try {
-            n = (int) WAIT.invokeExact(waitCallState, epfd, ready.address(), capacity, timeoutMillis);
+            n = (int) WAIT_FAST.invokeExact(epfd, ready.address(), capacity, timeoutMillis);
+            if (n < 0) { // a signal, or an error: a look that does not wait, with errno, says which
+                n = (int) WAIT.invokeExact(waitCallState, epfd, ready.address(), capacity, 0);
+            }
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }
@@ -137,7 +146,13 @@ public final class Epoll implements AutoCloseable {
         }
         int n;
         try {
-            n = (int) WAIT_NANOS.invokeExact(waitCallState, epfd, ready.address(), capacity, timeout, 0L);
+            n = (int) WAIT_NANOS_FAST.invokeExact(epfd, ready.address(), capacity, timeout, 0L);
+            if (n < 0) { // a signal, or an error (no epoll_pwait2 in this kernel): a look that does not wait, with errno
+                waitTimeout.set(JAVA_LONG, 0, 0L);
+                waitTimeout.set(JAVA_LONG, 8, 0L);
+                n = (int) WAIT_NANOS.invokeExact(waitCallState, epfd, ready.address(), capacity, waitTimeout.address(),
+                        0L);
+            }
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }

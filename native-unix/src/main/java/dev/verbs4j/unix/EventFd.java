@@ -22,6 +22,11 @@ public final class EventFd implements AutoCloseable {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     static final MethodHandle READ = Libc.function("read",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    /** Signal and drain go without errno, and repeat with it when they fail ({@link Libc#functionWithoutErrno}). */
+    private static final MethodHandle WRITE_FAST = Libc.functionWithoutErrno("write",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle READ_FAST = Libc.functionWithoutErrno("read",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
 
     private final int fd;
     private final Arena arena = Arena.ofShared();
@@ -70,7 +75,10 @@ public final class EventFd implements AutoCloseable {
             return;
         }
         try {
-            long n = (long) WRITE.invokeExact(Libc.errno(), fd, one, 8L);
+            long n = (long) WRITE_FAST.invokeExact(fd, one, 8L);
+            if (n < 0) {
+                n = (long) WRITE.invokeExact(Libc.errno(), fd, one, 8L); // again, to learn why (a second signal is harmless)
+            }
             if (n < 0 && Libc.lastErrno() != Errno.EAGAIN) {
                 throw LinuxCallException.last("cannot signal eventfd " + fd, "write");
             }
@@ -82,7 +90,10 @@ public final class EventFd implements AutoCloseable {
     /** Resets the counter; returns how many signals it had summed (0 when none). */
     public long drain() {
         try {
-            long n = (long) READ.invokeExact(Libc.errno(), fd, drained, 8L);
+            long n = (long) READ_FAST.invokeExact(fd, drained, 8L);
+            if (n < 0) {
+                n = (long) READ.invokeExact(Libc.errno(), fd, drained, 8L); // again, to learn why
+            }
             if (n < 0) {
                 if (Libc.lastErrno() == Errno.EAGAIN) {
                     return 0;

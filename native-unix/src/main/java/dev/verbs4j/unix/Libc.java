@@ -33,6 +33,18 @@ public final class Libc {
         return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
+    /**
+     * A libc function without errno: for the calls every wake-up of a completion loop makes.
+     * Capturing errno costs an allocation per call wherever the JIT does not inline the JDK's
+     * check of the capture segment (it slices it); such a call goes through this handle, and
+     * only when it fails repeats through {@link #function}'s to learn why.
+     */
+    public static MethodHandle functionWithoutErrno(String name, FunctionDescriptor descriptor) {
+        MemorySegment symbol = LINKER.defaultLookup().find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
+        return LINKER.downcallHandle(symbol, descriptor);
+    }
+
     /** As {@link #function}, or null when libc lacks it (an older glibc): the caller does without. */
     public static MethodHandle functionIfPresent(String name, FunctionDescriptor descriptor) {
         return LINKER.defaultLookup().find(name).isPresent() ? function(name, descriptor) : null;

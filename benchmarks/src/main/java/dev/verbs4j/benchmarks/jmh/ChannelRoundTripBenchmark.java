@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * One message out and back over a channel pair on loopback, TCP (no device needed) or RDMA, each
- * end on its own EVENT loop, through the three ways of using a channel: {@code offerAndReadInPlace}
+ * One message out and back over a channel pair on loopback, TCP or shared memory (no device
+ * needed) or RDMA, each end on its own EVENT loop, through the three ways of using a channel: {@code offerAndReadInPlace}
  * ({@link Channel#offer} and a listener that reads each message where it arrived),
  * {@code offerAndReceiveIntoBuffer} (offer, and a thread that waits for each reply in one reused
  * {@link ReceiveBuffer}): for both the GC profiler should report ≈ 0 B/op, both ends and both
@@ -45,8 +45,11 @@ public class ChannelRoundTripBenchmark {
     @Param({"64", "4096"})
     public int size;
 
-    /** tcp runs anywhere; rdma needs the rig's device (-p transport=tcp on a host without one). */
-    @Param({"tcp", "rdma"})
+    /**
+     * tcp and shm run anywhere; rdma needs the rig's device (-p transport=tcp,shm on a host
+     * without one). Each is forced: the channel never falls back to another.
+     */
+    @Param({"tcp", "shm", "rdma"})
     public String transport;
 
     private LoopbackChannelPair pair;
@@ -66,7 +69,12 @@ public class ChannelRoundTripBenchmark {
 
     /** Connects the pair; {@code inPlace}: the client takes replies with a listener, not receive(). */
     void open(boolean inPlace) throws Exception {
-        TransportPreference preference = "rdma".equals(transport) ? TransportPreference.RDMA : TransportPreference.TCP;
+        TransportPreference preference = switch (transport) {
+            case "rdma" -> TransportPreference.RDMA;
+            case "shm" -> TransportPreference.SHM;
+            case "tcp" -> TransportPreference.TCP;
+            default -> throw new IllegalArgumentException("transport is tcp, shm or rdma, not " + transport);
+        };
         ChannelConfig config = ChannelConfig.defaults().transport(preference).mode(CompletionMode.EVENT)
                 .maxMessageSize(size);
         pair = LoopbackChannelPair.open(config);
@@ -79,6 +87,11 @@ public class ChannelRoundTripBenchmark {
         if (inPlace) {
             client.setListener(new ReplyCounter()); // sendAndReceive takes its replies with receive()
         }
+    }
+
+    /** The transport the pair runs on ("tcp", "shm", "rdma"): the forced one, or opening failed. */
+    String transportLabel() {
+        return client.transport().kind().label();
     }
 
     /** Offers a message and spins until the echo has reached the client's in-place listener. */

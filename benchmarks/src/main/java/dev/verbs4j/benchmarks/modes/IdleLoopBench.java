@@ -7,6 +7,7 @@ import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.ChannelListener;
 import dev.verbs4j.guest.ChannelMessage;
 import dev.verbs4j.guest.ReceiveBuffer;
+import dev.verbs4j.guest.TransportChoice;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.guest.bootstrap.ChannelServer;
@@ -56,6 +57,24 @@ public final class IdleLoopBench {
     }
 
     static void run(Options o, PrintStream out) throws Exception {
+        Figures f = measure(o);
+        out.println("transport: " + f.transport().describe());
+        out.println(HEADER);
+        out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f / %.1f | %.1f / %.1f |",
+                o.mode().label(), f.transport().kind().label(), o.channels(), o.receiving() ? o.channels() : 0,
+                o.seconds(), f.server().cpuNanos() / 1e6 / f.seconds(), f.client().cpuNanos() / 1e6 / f.seconds(),
+                f.server().contextSwitches() / f.seconds(), f.client().contextSwitches() / f.seconds()));
+    }
+
+    /**
+     * What one idle run measured: the server's and the client's loop thread over {@code seconds},
+     * and the whole process's CPU time meanwhile (every thread, the waiting receivers included).
+     */
+    record Figures(TransportChoice transport, double seconds, LoopThreadStats server, LoopThreadStats client,
+                   long processCpuNanos) {}
+
+    /** Opens the channels, lets them go idle, and counts what their loops do for {@code o.seconds()}. */
+    static Figures measure(Options o) throws Exception {
         List<Channel> open = new ArrayList<>();
         try (CompletionLoop serverLoop = CompletionLoop.start(o.mode());
              CompletionLoop clientLoop = CompletionLoop.start(o.mode());
@@ -67,7 +86,6 @@ public final class IdleLoopBench {
                     open.add(listener.accept(WAIT));
                     open.add(client.get(WAIT.toSeconds(), TimeUnit.SECONDS));
                 }
-                out.println("transport: " + open.getFirst().transport().describe());
                 int serverTid = loopTid(serverLoop);
                 int clientTid = loopTid(clientLoop);
                 if (o.receiving()) {
@@ -77,17 +95,13 @@ public final class IdleLoopBench {
                 }
                 LoopThreadStats serverBefore = LoopThreadStats.of(serverTid);
                 LoopThreadStats clientBefore = LoopThreadStats.of(clientTid);
+                long cpuBefore = ProcessCpu.nanos();
                 long start = System.nanoTime();
                 Thread.sleep(o.seconds() * 1000L); // the measured idle time
                 double elapsed = (System.nanoTime() - start) / 1e9;
-                LoopThreadStats server = LoopThreadStats.of(serverTid).minus(serverBefore);
-                LoopThreadStats client = LoopThreadStats.of(clientTid).minus(clientBefore);
-                out.println(HEADER);
-                out.println(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.1f / %.1f | %.1f / %.1f |",
-                        o.mode().label(), open.getFirst().transport().kind().label(), o.channels(),
-                        o.receiving() ? o.channels() : 0, o.seconds(), server.cpuNanos() / 1e6 / elapsed,
-                        client.cpuNanos() / 1e6 / elapsed, server.contextSwitches() / elapsed,
-                        client.contextSwitches() / elapsed));
+                long cpu = ProcessCpu.nanos() - cpuBefore;
+                return new Figures(open.getFirst().transport(), elapsed, LoopThreadStats.of(serverTid).minus(serverBefore),
+                        LoopThreadStats.of(clientTid).minus(clientBefore), cpu);
             } finally {
                 for (Channel c : open) {
                     c.close(); // and ends the receives still waiting

@@ -21,11 +21,13 @@ import java.util.Locale;
  */
 public final class ShmVsTcpBench {
     static final String HEADER = "| bytes | path | RTT p50 µs | RTT p99 µs | stream MB/s |\n|---:|---|---:|---:|---:|";
+    static final String IDLE_HEADER = "| idle path | seconds | threads in receive | loop wake-ups/s (server / client) "
+            + "| loop CPU ms/s (server / client) | process CPU ms/s |\n|---|---:|---:|---:|---:|---:|";
 
     private ShmVsTcpBench() {}
 
     /** What {@code verbs4j shm-vs-tcp} was asked ({@link ShmVsTcpCommand}). */
-    record Options(List<Integer> sizes, int messages, int roundTrips, int warmup) {}
+    record Options(List<Integer> sizes, int messages, int roundTrips, int warmup, int idleSeconds) {}
 
     /** One path the table compares: a channel (transport, mode) or a baseline. */
     private record Side(String label, TransportPreference transport, CompletionMode mode) {}
@@ -63,6 +65,28 @@ public final class ShmVsTcpBench {
             }
         }
         out.println(row(8, "spin floor (a word each way, two threads)", SpinFloor.roundTrips(o.roundTrips()), "-"));
+        if (o.idleSeconds() > 0) {
+            out.println();
+            out.println(IDLE_HEADER);
+            for (boolean receiving : new boolean[] {false, true}) {
+                out.println(idleRow(o.idleSeconds(), receiving));
+            }
+        }
+    }
+
+    /**
+     * One shm channel pair in EVENT mode, each end on its own loop, idle for {@code seconds}
+     * after a message each way ({@code receiving}: with a thread waiting in receive on each end):
+     * what its loops and this process do meanwhile. The target is no wake-up at all.
+     */
+    private static String idleRow(int seconds, boolean receiving) throws Exception {
+        IdleLoopBench.Figures f = IdleLoopBench.measure(new IdleLoopBench.Options(CompletionMode.EVENT, 1, seconds,
+                receiving, TransportPreference.SHM, "127.0.0.1", null, -1));
+        double s = f.seconds();
+        return String.format(Locale.ROOT, "| %s event | %d | %d | %.1f / %.1f | %.2f / %.2f | %.2f |",
+                f.transport().kind().label(), seconds, receiving ? 1 : 0, f.server().contextSwitches() / s,
+                f.client().contextSwitches() / s, f.server().cpuNanos() / 1e6 / s, f.client().cpuNanos() / 1e6 / s,
+                f.processCpuNanos() / 1e6 / s);
     }
 
     private record Figures(RoundTrips rtt, double megabytesPerSecond) {}

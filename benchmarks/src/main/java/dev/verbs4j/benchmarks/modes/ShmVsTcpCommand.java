@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 /** {@code verbs4j shm-vs-tcp}'s command line; the run itself is {@link ShmVsTcpBench}. */
 @Command(name = "shm-vs-tcp", description = {"the shared-memory channel in each mode next to the TCP channel, "
         + "plain NIO and two threads spinning on shared words (this host)", "Prints one Markdown table: round-trip "
-        + "p50/p99 and stream throughput per message size and path."})
+        + "p50/p99 and stream throughput per message size and path; then an idle shm channel's wake-ups and CPU."})
 public final class ShmVsTcpCommand extends ModesCommand<ShmVsTcpBench.Options> {
     @Option(names = {"-s", "--sizes"}, paramLabel = "LIST",
             description = "message sizes, comma- or space-separated (default 64,4096,65536)")
@@ -25,6 +25,11 @@ public final class ShmVsTcpCommand extends ModesCommand<ShmVsTcpBench.Options> {
             + "path before the measured ones (default 12000: C2 compiles a method after 10 000 calls)")
     int warmup = 12_000;
 
+    @Option(names = "--idle-seconds", paramLabel = "S", description = "seconds an shm channel in EVENT mode is "
+            + "left idle while its loops' wake-ups and CPU are counted, without and with a thread in receive "
+            + "(default 5; 0: no idle rows)")
+    int idleSeconds = 5;
+
     @Override
     void run(ShmVsTcpBench.Options options, PrintStream out) throws Exception {
         ShmVsTcpBench.run(options, out);
@@ -33,10 +38,10 @@ public final class ShmVsTcpCommand extends ModesCommand<ShmVsTcpBench.Options> {
     @Override
     ShmVsTcpBench.Options options() {
         List<Integer> list = sizes(sizes);
-        if (messages < 1 || roundTrips < 10 || warmup < 0 || list.stream().anyMatch(s -> s < 1)) {
+        if (messages < 1 || roundTrips < 10 || warmup < 0 || idleSeconds < 0 || list.stream().anyMatch(s -> s < 1)) {
             throw Cli.usageError(spec, "sizes and iterations must be positive (at least 10 round trips), "
-                    + "the warm-up not negative");
+                    + "the warm-up and the idle seconds not negative");
         }
-        return new ShmVsTcpBench.Options(list, messages, roundTrips, warmup);
+        return new ShmVsTcpBench.Options(list, messages, roundTrips, warmup, idleSeconds);
     }
 }

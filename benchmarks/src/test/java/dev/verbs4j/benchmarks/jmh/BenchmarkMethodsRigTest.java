@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each JMH benchmark's setup, method and teardown, called directly on the rig's device, so a
@@ -31,27 +29,9 @@ class BenchmarkMethodsRigTest {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"tcp", "rdma"})
-    void everyChannelRoundTripGetsEachEchoBack(String transport) throws Exception {
-        for (boolean inPlace : new boolean[] {true, false}) {
-            ChannelRoundTripBenchmark benchmark = new ChannelRoundTripBenchmark();
-            benchmark.size = 64;
-            benchmark.transport = transport;
-            benchmark.open(inPlace);
-            try {
-                for (long expected = 1; expected <= 50; expected++) {
-                    if (inPlace) {
-                        assertEquals(expected, benchmark.offerAndReadInPlace());
-                    } else {
-                        assertEquals(64, benchmark.sendAndReceive());
-                        assertEquals(64, benchmark.offerAndReceiveIntoBuffer());
-                    }
-                }
-            } finally {
-                benchmark.close();
-            }
-        }
+    @Test
+    void everyChannelRoundTripGetsEachEchoBackOverRdma() throws Exception {
+        ChannelRoundTripBenchmarkTest.everyRoundTripGetsItsEchoBack("rdma");
     }
 
     @Test

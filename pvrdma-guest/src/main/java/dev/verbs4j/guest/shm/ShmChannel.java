@@ -42,7 +42,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Futures are completed and the channel is ended after it is let go.
  */
 public final class ShmChannel extends ChannelBase implements MemorySource {
-    /** Records one poll takes at most before it publishes its position (and lets the pass go on). */
+    /** Records one poll takes at most before it lets the pass go on. */
     private static final int BATCH = 64;
     /**
      * How long a thread waiting in {@code receive(ReceiveBuffer, Duration)} drives an EVENT or
@@ -308,28 +308,31 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         if (released) {
             return 0;
         }
-        int work = 0;
+        int records = 0, work = 0;
         try {
-            while (work < BATCH) {
+            while (records < BATCH) {
                 int type = in.next();
                 if (type == RingReader.NONE) {
                     break;
                 }
-                work++;
-                if (!handle(type)) {
-                    return work; // the channel ended: the segment may be gone
+                records++;
+                // A peer fast enough keeps this batch going while answers flow; the credits of
+                // the sends it has taken come back now, so a listener answering with offer finds one.
+                work += completeSends();
+                if (endCause() != null || !handle(type)) {
+                    return records + work; // the channel ended: the segment may be gone
                 }
                 in.advance();
+                in.publish(); // at once, not after the batch: the peer's credit for this record comes back
             }
-            in.publish();
         } catch (ChannelException e) {
             end(e);
-            return work + 1;
+            return records + work + 1;
         }
-        if (work > 0 && armed) {
+        if (records > 0 && armed) {
             disarm();
         }
-        return work + completeSends();
+        return records + work + completeSends();
     }
 
     /** One record of the peer's; false when it ended the channel. */
