@@ -57,7 +57,7 @@ class LateClientRigTest {
         }
         for (Server s : servers) {
             assertFalse(s.served().isDone(), s.name() + " server ended before its client came: " + s.out());
-            var client = new PingpongCommand.Settings(false, address, s.transport(), s.mode(), SIZE, ITERATIONS,
+            var client = new PingpongCommand.Settings(false, address, s.transport(), s.mode(), SIZE, ITERATIONS, 0,
                     s.port(), null, -1);
             ByteArrayOutputStream clientOut = new ByteArrayOutputStream();
             int rc = PingpongCommand.run(client, new PrintStream(clientOut, true, StandardCharsets.UTF_8));
@@ -72,7 +72,7 @@ class LateClientRigTest {
     }
 
     private static Server startServer(CompletionMode mode, TransportPreference transport, int port) {
-        var settings = new PingpongCommand.Settings(true, null, transport, mode, SIZE, ITERATIONS, port, null, -1);
+        var settings = new PingpongCommand.Settings(true, null, transport, mode, SIZE, ITERATIONS, 0, port, null, -1);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CompletableFuture<Integer> served = CompletableFuture.supplyAsync(
                 () -> PingpongCommand.run(settings, new PrintStream(out, true, StandardCharsets.UTF_8)),
