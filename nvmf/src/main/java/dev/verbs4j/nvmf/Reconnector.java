@@ -154,6 +154,9 @@ final class Reconnector {
                 return Hold.RETRY;
             }
             held.add(command);
+            if (s == ControllerState.LIVE) {
+                broke(seenOn, cause); // it broke before it became current: nobody has said so yet
+            }
             return Hold.HELD;
         }
     }
@@ -193,6 +196,10 @@ final class Reconnector {
                     if (s == ControllerState.LIVE && c != current) {
                         return;
                     }
+                    if (s == ControllerState.LIVE) {
+                        broke(c, cause); // it broke before it became current: nobody has said so yet
+                        continue;
+                    }
                     try {
                         lock.wait();
                     } catch (InterruptedException e) {
@@ -228,7 +235,11 @@ final class Reconnector {
                 }
                 old = current;
             }
-            old.close(false); // fails what it had in flight: held, as the state is no longer LIVE
+            try {
+                old.close(false); // fails what it had in flight: held, as the state is no longer LIVE
+            } catch (RuntimeException e) {
+                // a half-gone connection: what could be freed is; the next one is made anew
+            }
             if (!reconnectUntilLiveOrLost()) {
                 return;
             }
@@ -257,11 +268,17 @@ final class Reconnector {
             String changed;
             try {
                 next = open();
-                changed = changedFrom(next);
-            } catch (NvmfException e) {
+                try {
+                    changed = changedFrom(next);
+                } catch (RuntimeException e) {
+                    next.close(false);
+                    throw e;
+                }
+            } catch (RuntimeException e) { // whatever failed, the attempt failed: the schedule decides what next
                 synchronized (lock) {
                     if (schedule.attemptFailed(System.nanoTime()) == ControllerState.LOST) {
-                        lostCause = lost(e);
+                        lostCause = lost(e instanceof NvmfException n ? n
+                                : new NvmfTransportException("reconnect attempt: " + e, e));
                         failHeld();
                         lock.notifyAll();
                         return false;
