@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 final class ControllerConnection {
     private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
     private static final long DEFAULT_MAX_TRANSFER = 1 << 20;
+    private static final Duration BROKEN_DISCONNECT = Duration.ofSeconds(1);
 
     final NvmfConnectOptions options;
     final ControllerResources resources;
@@ -128,6 +129,15 @@ final class ControllerConnection {
      * does nothing.
      */
     void close(boolean shutdown) {
+        close(shutdown, options.timeout());
+    }
+
+    /** Takes down a connection the transport broke: its peer is gone or going, so no disconnect waits long. */
+    void closeBroken() {
+        close(false, options.timeout().compareTo(BROKEN_DISCONNECT) < 0 ? options.timeout() : BROKEN_DISCONNECT);
+    }
+
+    private void close(boolean shutdown, Duration t) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
@@ -145,7 +155,6 @@ final class ControllerConnection {
                 // the target went away: nothing left to shut down
             }
         }
-        Duration t = options.timeout();
         io.close(t);
         admin.queue().close(t);
         io.failInFlight();

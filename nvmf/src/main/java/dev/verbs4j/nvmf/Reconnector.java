@@ -236,7 +236,7 @@ final class Reconnector {
                 old = current;
             }
             try {
-                old.close(false); // fails what it had in flight: held, as the state is no longer LIVE
+                old.closeBroken(); // fails what it had in flight: held, as the state is no longer LIVE
             } catch (RuntimeException e) {
                 // a half-gone connection: what could be freed is; the next one is made anew
             }
