@@ -16,16 +16,20 @@ import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.verbs.CmEventChannel;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * The connect sequence and what it made, owned until {@link #close}: the rdma_cm event channel,
- * the shared verbs objects, the admin queue (connected, then CAP read, CC.EN set, Identify
- * Controller), the I/O queues, the keep-alive timer and the completion loop of the progress thread. A failure part-way
- * closes what was made; {@link #close} takes it all down in the reverse order.
+ * The connect sequence and what it made, owned until {@link #close}: the admin queue (connected,
+ * then CAP read, CC.EN set, Identify Controller), the I/O queues, the keep-alive timer and the
+ * completion loop of the progress thread, on the rdma_cm event channel and shared verbs objects
+ * of its {@link Reconnector}, which outlive it (a reconnect makes a new one on them). A failure
+ * part-way closes what was made; {@link #close} takes it all down in the reverse order. The first
+ * failure of any of its queues is handed to {@code onBroken}.
  */
 final class ControllerConnection {
     private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
     private static final long DEFAULT_MAX_TRANSFER = 1 << 20;
+    private static final Duration BROKEN_DISCONNECT = Duration.ofSeconds(1);
 
     final NvmfConnectOptions options;
     final ControllerResources resources;
@@ -36,18 +40,17 @@ final class ControllerConnection {
     final int controllerId;
     final ControllerIdentity identity;
     final long maxTransferBytes;
-    private final CmEventChannel channel;
     private KeepAliveTimer keepAlive;
     private volatile ControllerLoop loop;
     /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Enables and identifies the controller behind a connected admin queue. */
-    private ControllerConnection(NvmfConnectOptions o, CmEventChannel channel, ControllerResources resources,
-                                 NvmfQueue adminQueue, int controllerId) {
+    private ControllerConnection(NvmfConnectOptions o, ControllerResources resources, NvmfQueue adminQueue,
+                                 int controllerId, Consumer<NvmfException> onBroken) {
         this.options = o;
-        this.channel = channel;
         this.resources = resources;
+        adminQueue.onFailure(onBroken);
         this.controllerId = controllerId;
         this.admin = new AdminChannel(adminQueue, resources.connectData(), o.timeout());
         this.cap = admin.propertyGet(Properties.CAP, true);
@@ -58,10 +61,13 @@ final class ControllerConnection {
         this.io = new IoQueues(o.isDiscovery() ? 0 : o.ioQueues());
     }
 
-    /** Connects the admin queue, enables and identifies the controller, connects the I/O queues, starts the timers. */
-    static ControllerConnection open(NvmfConnectOptions o) {
-        CmEventChannel channel = CmEventChannel.create();
-        ControllerResources resources = new ControllerResources(o.progressThread() && !o.isDiscovery());
+    /**
+     * Connects the admin queue, enables and identifies the controller, connects the I/O queues,
+     * starts the timers. {@code holder} takes over asynchronous commands the transport fails
+     * (null: they fail); {@code onBroken} hears of the first queue failure.
+     */
+    static ControllerConnection open(NvmfConnectOptions o, CmEventChannel channel, ControllerResources resources,
+                                     IoQueue.CommandHolder holder, Consumer<NvmfException> onBroken) {
         ControllerConnection c = null;
         NvmfQueue adminQueue = null;
         try {
@@ -70,12 +76,13 @@ final class ControllerConnection {
             QueueConnector.Connected a = connector.connect(0, ADMIN_QUEUE_SIZE, resources, o.hostId(), o.hostNqn(),
                     o.subsystemNqn(), Fabrics.CNTLID_DYNAMIC, kato);
             adminQueue = a.queue();
-            c = new ControllerConnection(o, channel, resources, adminQueue, a.controllerId());
+            c = new ControllerConnection(o, resources, adminQueue, a.controllerId(), onBroken);
             int size = Math.min(o.queueSize(), Properties.maxQueueEntries(c.cap));
             for (int q = 0; q < c.io.count(); q++) {
                 QueueConnector.Connected ioq = connector.connect(q + 1, size, resources, o.hostId(), o.hostNqn(),
                         o.subsystemNqn(), c.controllerId, kato);
-                c.io.set(q, new IoQueue(ioq.queue(), c.identity.inCapsuleDataSize()));
+                ioq.queue().onFailure(onBroken);
+                c.io.set(q, new IoQueue(ioq.queue(), c.identity.inCapsuleDataSize(), holder));
             }
             if (kato > 0) {
                 c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
@@ -87,12 +94,8 @@ final class ControllerConnection {
         } catch (RuntimeException e) {
             if (c != null) {
                 c.close(false);
-            } else {
-                if (adminQueue != null) {
-                    adminQueue.close(o.timeout());
-                }
-                resources.close();
-                channel.close();
+            } else if (adminQueue != null) {
+                adminQueue.close(o.timeout());
             }
             throw e;
         }
@@ -121,10 +124,20 @@ final class ControllerConnection {
 
     /**
      * Stops the completion loop and the keep-alive timer, shuts the controller down (CC.SHN) when
-     * {@code shutdown} and the target answers, disconnects every queue, then closes the buffers
-     * and verbs objects. Closing again does nothing.
+     * {@code shutdown} and the target answers, disconnects every queue and fails what they had in
+     * flight (the holder takes over what it can); the shared verbs objects stay. Closing again
+     * does nothing.
      */
     void close(boolean shutdown) {
+        close(shutdown, options.timeout());
+    }
+
+    /** Takes down a connection the transport broke: its peer is gone or going, so no disconnect waits long. */
+    void closeBroken() {
+        close(false, options.timeout().compareTo(BROKEN_DISCONNECT) < 0 ? options.timeout() : BROKEN_DISCONNECT);
+    }
+
+    private void close(boolean shutdown, Duration t) {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
@@ -142,11 +155,8 @@ final class ControllerConnection {
                 // the target went away: nothing left to shut down
             }
         }
-        Duration t = options.timeout();
         io.close(t);
         admin.queue().close(t);
         io.failInFlight();
-        resources.close();
-        channel.close();
     }
 }

@@ -3,6 +3,7 @@ package dev.verbs4j.nvmf;
 import dev.verbs4j.nvmf.controller.IoQueue;
 import dev.verbs4j.nvmf.queue.NvmfQueue;
 import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.nvmf.types.NvmfTransportException;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -89,9 +90,22 @@ final class IoQueues {
         return null;
     }
 
-    /** Disconnects every queue made so far. */
+    /**
+     * Disconnects every queue made so far, each under its lock: a thread submitting to it meanwhile
+     * sees it closed, never a QP half taken down. Marked broken first, so waiters let go of the locks.
+     */
     void close(Duration disconnectTimeout) {
-        eachMade(q -> q.queue().close(disconnectTimeout));
+        eachMade(q -> q.queue().markFailed(new NvmfTransportException(
+                "queue " + q.queue().qid() + " is closed")));
+        eachMade(q -> {
+            NvmfQueue nq = q.queue();
+            nq.lock().lock();
+            try {
+                nq.close(disconnectTimeout);
+            } finally {
+                nq.lock().unlock();
+            }
+        });
     }
 
     /** After {@link #close}: nobody polls a closed controller, so fail what is in flight and no waiter hangs. */

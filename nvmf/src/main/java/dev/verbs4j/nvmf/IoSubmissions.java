@@ -1,8 +1,10 @@
 package dev.verbs4j.nvmf;
 
+import dev.verbs4j.nvmf.controller.HeldCommand;
 import dev.verbs4j.nvmf.controller.IoQueue;
 import dev.verbs4j.nvmf.types.IoCallback;
 import dev.verbs4j.nvmf.types.NamespaceIdentity;
+import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.nvmf.types.NvmfTimeoutException;
 import dev.verbs4j.nvmf.wire.Opcodes;
 import dev.verbs4j.verbs.MemoryRegion;
@@ -13,17 +15,19 @@ import java.util.concurrent.CompletableFuture;
  * checked before anything is sent (block count, MDTS, the namespace's size, the buffer), then a
  * synchronous transfer on the calling thread's queue, split at MDTS and waited for, or one
  * asynchronous command with a callback, a reusable {@link IoRequest} or a new future, round robin
- * over the queues.
+ * over the queues. A command the transport fails is sent again on the connection that replaces
+ * the broken one ({@link Reconnector}): a synchronous transfer waits for it and starts over (the
+ * same data to the same blocks), an asynchronous one is held and sent again then.
  */
 final class IoSubmissions {
     private static final int MAX_NLB = 65536;
 
-    private final ControllerConnection connection;
+    private final Reconnector link;
     private final Namespaces namespaces;
     private int nextQueue;
 
-    IoSubmissions(ControllerConnection connection, Namespaces namespaces) {
-        this.connection = connection;
+    IoSubmissions(Reconnector link, Namespaces namespaces) {
+        this.link = link;
         this.namespaces = namespaces;
     }
 
@@ -37,22 +41,30 @@ final class IoSubmissions {
             NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks); // before any part of it is sent
         }
         int bs = ns.blockSize();
-        int maxBlocks = MAX_NLB;
         MemoryRegion data = null;
         if (buffer != null) {
             buffer.check(offset, blocks * bs);
-            maxBlocks = (int) Math.min(MAX_NLB, connection.maxTransferBytes / bs);
             data = buffer.region();
         }
-        IoQueue q = connection.io.forKey(Thread.currentThread().threadId());
-        q.transfers().lock();
-        q.queue().lock().lock();
-        try {
-            q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
-                    System.nanoTime() + connection.options.timeout().toNanos());
-        } finally {
-            q.queue().lock().unlock();
-            q.transfers().unlock();
+        while (true) {
+            ControllerConnection connection = link.current();
+            int maxBlocks = buffer == null ? MAX_NLB : (int) Math.min(MAX_NLB, connection.maxTransferBytes / bs);
+            IoQueue q = connection.io.forKey(Thread.currentThread().threadId());
+            q.transfers().lock();
+            q.queue().lock().lock();
+            try {
+                q.transfer(opcode, nsid, startBlock, blocks, bs, maxBlocks, data, offset,
+                        System.nanoTime() + connection.options.timeout().toNanos());
+                return;
+            } catch (NvmfException e) {
+                if (q.queue().failure() == null) {
+                    throw e; // the target's answer, not the transport's
+                }
+            } finally {
+                q.queue().lock().unlock();
+                q.transfers().unlock();
+            }
+            link.awaitReplacement(connection, q.queue().failure()); // then the whole transfer again
         }
     }
 
@@ -62,22 +74,67 @@ final class IoSubmissions {
         NamespaceIdentity ns = namespaces.active(nsid);
         int bs = ns.blockSize();
         int length = blocks * bs;
-        long maxTransferBytes = connection.maxTransferBytes;
+        long maxTransferBytes = link.current().maxTransferBytes;
         if (blocks < 1 || length > maxTransferBytes) {
             throw new IllegalArgumentException("one command moves 1.." + (maxTransferBytes / bs) + " blocks (MDTS), asked for "
                     + blocks + "; the synchronous read/write split larger transfers");
         }
         NamespaceBounds.check(IoQueue.name(opcode), ns, startBlock, blocks);
         buffer.check(offset, length);
-        IoQueue q = connection.io.get(queue);
-        boolean posted;
-        q.queue().lock().lock();
-        try {
-            posted = q.submit(opcode, nsid, startBlock, blocks, buffer.region(), offset, length, callback, tag);
-        } finally {
-            q.queue().lock().unlock();
+        return post(queue, opcode, nsid, startBlock, blocks, buffer.region(), offset, length, callback, tag, false);
+    }
+
+    /**
+     * Posts {@code c} on queue {@code queue} of the current connection; false when every slot is in
+     * flight. A queue broken by the transport holds it for the reconnect (true) or fails it
+     * (throws, or with {@code report} tells its callback).
+     */
+    private boolean post(int queue, int opcode, int nsid, long lba, int blocks, MemoryRegion data, long offset,
+                         int length, IoCallback callback, long tag, boolean report) {
+        while (true) {
+            ControllerConnection connection = link.current();
+            IoQueue q = connection.io.get(queue % connection.io.count());
+            NvmfException broken;
+            q.queue().lock().lock();
+            try {
+                return q.submit(opcode, nsid, lba, blocks, data, offset, length, callback, tag); // an armed CQ
+                // wakes a sleeping progress thread when it completes
+            } catch (NvmfException e) {
+                broken = e;
+            } finally {
+                q.queue().lock().unlock();
+            }
+            HeldCommand c = new HeldCommand(opcode, nsid, lba, blocks, data, offset, length, callback, tag);
+            switch (link.hold(c, connection, broken)) {
+                case HELD -> {
+                    return true;
+                }
+                case RETRY -> {
+                    continue;
+                }
+                case FAILED -> {
+                    NvmfException f = link.failureFor(broken);
+                    if (!report) {
+                        throw f;
+                    }
+                    c.callback().completed(c.tag(), f);
+                    return true;
+                }
+            }
         }
-        return posted; // an armed CQ wakes a sleeping progress thread when this command completes
+    }
+
+    /** After a reconnect: sends a held command again, the same data to the same blocks, on the next queue in turn. */
+    void resend(HeldCommand c) {
+        int queue = Math.floorMod(nextQueue++, Math.max(1, link.current().io.count()));
+        while (!post(queue, c.opcode(), c.nsid(), c.lba(), c.blocks(), c.data(), c.offset(), c.length(), c.callback(),
+                c.tag(), true)) {
+            ControllerConnection connection = link.current();
+            if (connection.loop() == null) {
+                connection.io.pollAll();
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /** One command on the next queue in turn, completing {@code request}, which {@code owner} made. */
@@ -98,7 +155,7 @@ final class IoSubmissions {
 
     /** One command on the next queue in turn, completing a new future. */
     CompletableFuture<Void> async(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset) {
-        ControllerLoop loop = connection.loop();
+        ControllerLoop loop = link.current().loop();
         CompletableFuture<Void> f = loop == null ? new CompletableFuture<>() : loop.engine().newFuture(); // its waiter drives the loop
         submitToNextQueue(opcode, nsid, startBlock, blocks, buffer, offset, (tag, error) -> {
             if (error == null) {
@@ -113,9 +170,11 @@ final class IoSubmissions {
     /** Round robin over the I/O queues; waits for a free slot on the chosen one, polling them without a progress thread. */
     private void submitToNextQueue(int opcode, int nsid, long startBlock, int blocks, IoBuffer buffer, long offset,
                                    IoCallback done) {
+        ControllerConnection connection = link.current();
         int queue = Math.floorMod(nextQueue++, Math.max(1, connection.io.count()));
         long deadline = System.nanoTime() + connection.options.timeout().toNanos();
         while (!submit(queue, opcode, nsid, startBlock, blocks, buffer, offset, done, 0)) {
+            connection = link.current();
             if (connection.loop() == null) {
                 connection.io.pollAll();
             }

@@ -6,22 +6,23 @@ import dev.verbs4j.nvmf.types.NamespaceIdentity;
 import dev.verbs4j.nvmf.types.NvmeStatus;
 import dev.verbs4j.nvmf.wire.IdentifyData;
 import dev.verbs4j.nvmf.wire.Opcodes;
+import java.util.function.Supplier;
 
 /**
  * What Identify Namespace last reported, by nsid: the block size of every I/O and the size it is
  * checked against ({@link NamespaceBounds}). A namespace is identified on first use.
  */
 final class Namespaces {
-    private final AdminChannel admin;
+    private final Supplier<AdminChannel> admin;
     private final NamespaceIdentity[] byNsid = new NamespaceIdentity[1025];
 
-    Namespaces(AdminChannel admin) {
+    Namespaces(Supplier<AdminChannel> admin) {
         this.admin = admin;
     }
 
     /** Identify Namespace, asked now; remembered for I/O. */
     NamespaceIdentity identify(int nsid) {
-        NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
+        NamespaceIdentity ns = IdentifyData.namespace(nsid, admin.get().identify(Opcodes.CNS_NAMESPACE, nsid));
         if (nsid > 0 && nsid < byNsid.length) {
             byNsid[nsid] = ns;
         }
@@ -39,5 +40,24 @@ final class Namespaces {
             }
         }
         return ns;
+    }
+
+    /**
+     * After a reconnect: asks {@code admin} (the new connection's) for every namespace seen so far;
+     * returns why one is not what it was (its block size or size changed), or null when none changed.
+     */
+    String changedBehind(AdminChannel admin) {
+        for (int nsid = 1; nsid < byNsid.length; nsid++) {
+            NamespaceIdentity was = byNsid[nsid];
+            if (was == null || was.blockSize() == 0) {
+                continue;
+            }
+            NamespaceIdentity is = IdentifyData.namespace(nsid, admin.identify(Opcodes.CNS_NAMESPACE, nsid));
+            if (is.blockSize() != was.blockSize() || is.size() != was.size()) {
+                return "namespace " + nsid + " changed behind the reconnect: " + is.size() + " blocks of "
+                        + is.blockSize() + " bytes, was " + was.size() + " of " + was.blockSize();
+            }
+        }
+        return null;
     }
 }

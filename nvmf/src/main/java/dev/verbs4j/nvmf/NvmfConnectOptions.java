@@ -22,6 +22,10 @@ public final class NvmfConnectOptions {
     public static final String DISCOVERY_NQN = "nqn.2014-08.org.nvmexpress.discovery";
     /** How long the progress thread's ADAPTIVE loop polls after its last completion before it sleeps until a completion event. */
     public static final Duration DEFAULT_PROGRESS_SPIN = Duration.ofMillis(1);
+    /** Time between two reconnect attempts after a transport failure: Linux's NVMF_DEF_RECONNECT_DELAY. */
+    public static final Duration DEFAULT_RECONNECT_DELAY = Duration.ofSeconds(10);
+    /** How long a lost controller is tried again before its I/O fails: Linux's NVMF_DEF_CTRL_LOSS_TMO. */
+    public static final Duration DEFAULT_CONTROLLER_LOSS_TIMEOUT = Duration.ofSeconds(600);
 
     private final InetSocketAddress target;
     private final String subsystemNqn;
@@ -34,10 +38,13 @@ public final class NvmfConnectOptions {
     private final boolean progressThread;
     private final Duration progressSpin;
     private final CompletionMode completionMode;
+    private final Duration reconnectDelay;
+    private final Duration controllerLossTimeout;
 
     private NvmfConnectOptions(InetSocketAddress target, String subsystemNqn, UUID hostId, String hostNqn,
                                int ioQueues, int queueSize, Duration keepAlive, Duration timeout,
-                               boolean progressThread, Duration progressSpin, CompletionMode completionMode) {
+                               boolean progressThread, Duration progressSpin, CompletionMode completionMode,
+                               Duration reconnectDelay, Duration controllerLossTimeout) {
         this.target = target;
         this.subsystemNqn = subsystemNqn;
         this.hostId = hostId;
@@ -49,6 +56,8 @@ public final class NvmfConnectOptions {
         this.progressThread = progressThread;
         this.progressSpin = progressSpin;
         this.completionMode = completionMode;
+        this.reconnectDelay = reconnectDelay;
+        this.controllerLossTimeout = controllerLossTimeout;
     }
 
     /**
@@ -73,7 +82,8 @@ public final class NvmfConnectOptions {
         UUID id = UUID.randomUUID();
         return new NvmfConnectOptions(new InetSocketAddress(ip, port), Objects.requireNonNull(subsystemNqn), id,
                 "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false,
-                DEFAULT_PROGRESS_SPIN, CompletionMode.ADAPTIVE);
+                DEFAULT_PROGRESS_SPIN, CompletionMode.ADAPTIVE,
+                DEFAULT_RECONNECT_DELAY, DEFAULT_CONTROLLER_LOSS_TIMEOUT);
     }
 
     /**
@@ -93,7 +103,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withSubsystemNqn(String nqn) {
         return new NvmfConnectOptions(target, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
-                keepAlive, timeout, progressThread, progressSpin, completionMode);
+                keepAlive, timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -105,7 +115,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withHost(String nqn, UUID id) {
         return new NvmfConnectOptions(target, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
-                ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin, completionMode);
+                ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -119,7 +129,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("I/O queues: 1..64, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, n, queueSize, keepAlive, timeout,
-                progressThread, progressSpin, completionMode);
+                progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -133,7 +143,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("queue size: 2..1024, got " + n);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, n, keepAlive, timeout,
-                progressThread, progressSpin, completionMode);
+                progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -144,7 +154,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withKeepAlive(Duration d) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
-                Objects.requireNonNull(d), timeout, progressThread, progressSpin, completionMode);
+                Objects.requireNonNull(d), timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -158,7 +168,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("timeout must be positive, got " + d);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, d,
-                progressThread, progressSpin, completionMode);
+                progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -171,7 +181,7 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withProgressThread(boolean on) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                on, progressSpin, completionMode);
+                on, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -189,7 +199,7 @@ public final class NvmfConnectOptions {
             throw new IllegalArgumentException("progress spin must not be negative, got " + d);
         }
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                progressThread, d, completionMode);
+                progressThread, d, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -203,7 +213,57 @@ public final class NvmfConnectOptions {
      */
     public NvmfConnectOptions withCompletionMode(CompletionMode mode) {
         return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
-                progressThread, progressSpin, Objects.requireNonNull(mode, "mode"));
+                progressThread, progressSpin, Objects.requireNonNull(mode, "mode"), reconnectDelay,
+                controllerLossTimeout);
+    }
+
+    /**
+     * Time between two reconnect attempts after a transport failure ({@code nvme connect
+     * --reconnect-delay}); the first attempt comes one delay after the failure.
+     *
+     * @param d a positive duration; {@link #DEFAULT_RECONNECT_DELAY} unless set
+     * @return a copy
+     */
+    public NvmfConnectOptions withReconnectDelay(Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException("reconnect delay must be positive, got " + d);
+        }
+        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+                progressThread, progressSpin, completionMode, d, controllerLossTimeout);
+    }
+
+    /**
+     * How long the controller is tried again after a transport failure before it is given up
+     * ({@code nvme connect --ctrl-loss-tmo}), as Linux counts it: ceil(timeout / reconnect delay)
+     * attempts, one every delay; I/O held meanwhile then fails with
+     * {@link dev.verbs4j.nvmf.types.ControllerLostException}.
+     *
+     * @param d the timeout; zero for no reconnect (the first transport failure breaks the
+     *          controller); negative to try again forever
+     * @return a copy
+     */
+    public NvmfConnectOptions withControllerLossTimeout(Duration d) {
+        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+                progressThread, progressSpin, completionMode, reconnectDelay, Objects.requireNonNull(d));
+    }
+
+    /**
+     * Time between two reconnect attempts.
+     *
+     * @return the delay; {@link #DEFAULT_RECONNECT_DELAY} unless set
+     */
+    public Duration reconnectDelay() {
+        return reconnectDelay;
+    }
+
+    /**
+     * How long a lost controller is tried again.
+     *
+     * @return the timeout: zero for no reconnect, negative for forever;
+     *         {@link #DEFAULT_CONTROLLER_LOSS_TIMEOUT} unless set
+     */
+    public Duration controllerLossTimeout() {
+        return controllerLossTimeout;
     }
 
     /**

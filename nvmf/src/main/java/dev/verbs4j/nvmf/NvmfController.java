@@ -4,6 +4,7 @@ import dev.verbs4j.nvmf.controller.AdminChannel;
 import dev.verbs4j.nvmf.controller.IoQueue;
 import dev.verbs4j.nvmf.types.ConnectRejectedException;
 import dev.verbs4j.nvmf.types.ControllerIdentity;
+import dev.verbs4j.nvmf.types.ControllerState;
 import dev.verbs4j.nvmf.types.DiscoveryEntry;
 import dev.verbs4j.nvmf.types.HostNotAllowedException;
 import dev.verbs4j.nvmf.types.InvalidNamespaceException;
@@ -40,18 +41,30 @@ import java.util.concurrent.CompletableFuture;
  * <p>Ownership: the caller owns the controller and closes it; closing it disconnects every queue
  * and closes the {@link IoBuffer}s still open. Thread-safety: every method may be called from any
  * thread; synchronous I/O picks an I/O queue by the calling thread and holds that queue's lock
- * while its command is in flight. A transport failure (keep-alive lost, QP in error) breaks the
- * controller: {@link #failure()} says why, and every later command throws it.
+ * while its command is in flight. A transport failure (keep-alive lost, QP in error) takes the
+ * controller to {@link ControllerState#RECONNECTING}, as Linux's initiator: it connects again every
+ * {@link NvmfConnectOptions#withReconnectDelay reconnect delay}, holding the I/O submitted or in
+ * flight, and sends it again once connected (the same data to the same blocks); an I/O is reported
+ * complete only when the target completed it. When the
+ * {@link NvmfConnectOptions#withControllerLossTimeout controller loss timeout} runs out the
+ * controller is {@link ControllerState#LOST}: held and later I/O fails with
+ * {@link dev.verbs4j.nvmf.types.ControllerLostException}, and {@link #failure()} says why.
  */
 public final class NvmfController implements AutoCloseable {
-    private final ControllerConnection connection;
+    private final Reconnector link;
     private final Namespaces namespaces;
     private final IoSubmissions submissions;
 
-    private NvmfController(ControllerConnection connection) {
-        this.connection = connection;
-        this.namespaces = new Namespaces(connection.admin);
-        this.submissions = new IoSubmissions(connection, namespaces);
+    private NvmfController(Reconnector link) {
+        this.link = link;
+        this.namespaces = new Namespaces(() -> link.current().admin);
+        this.submissions = new IoSubmissions(link, namespaces);
+        link.start(namespaces, submissions);
+    }
+
+    /** The connection now current: a reconnect replaces it. */
+    private ControllerConnection connection() {
+        return link.current();
     }
 
     /**
@@ -67,7 +80,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTimeoutException     when a step takes longer than the options' timeout
      */
     public static NvmfController connect(NvmfConnectOptions o) {
-        return new NvmfController(ControllerConnection.open(o));
+        return new NvmfController(Reconnector.connect(o));
     }
 
     /**
@@ -92,7 +105,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException when the connection is broken
      */
     public List<DiscoveryEntry> discoveryLog() {
-        AdminChannel admin = connection.admin;
+        AdminChannel admin = connection().admin;
         MemorySegment first = admin.logPage(Opcodes.LOG_DISCOVERY, 4096, 0);
         long records = DiscoveryLog.recordCount(first);
         long bytes = DiscoveryLog.HEADER_SIZE + records * DiscoveryLog.ENTRY_SIZE;
@@ -109,7 +122,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the options
      */
     public NvmfConnectOptions options() {
-        return connection.options;
+        return connection().options;
     }
 
     /**
@@ -118,7 +131,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the id
      */
     public int controllerId() {
-        return connection.controllerId;
+        return connection().controllerId;
     }
 
     /**
@@ -127,7 +140,7 @@ public final class NvmfController implements AutoCloseable {
      * @return CAP as Property Get returned it
      */
     public long capabilities() {
-        return connection.cap;
+        return connection().cap;
     }
 
     /**
@@ -136,7 +149,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the identity
      */
     public ControllerIdentity identity() {
-        return connection.identity;
+        return connection().identity;
     }
 
     /**
@@ -146,7 +159,7 @@ public final class NvmfController implements AutoCloseable {
      * @return bytes (MDTS; 1 MiB when the controller sets no limit)
      */
     public long maxTransferBytes() {
-        return connection.maxTransferBytes;
+        return connection().maxTransferBytes;
     }
 
     /**
@@ -155,7 +168,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the count; 0 on a discovery controller
      */
     public int ioQueueCount() {
-        return connection.io.count();
+        return connection().io.count();
     }
 
     /**
@@ -164,7 +177,7 @@ public final class NvmfController implements AutoCloseable {
      * @return the queue size minus one; 0 without I/O queues
      */
     public int ioQueueDepth() {
-        return connection.io.depth();
+        return connection().io.depth();
     }
 
     /**
@@ -186,7 +199,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws NvmfTransportException when the connection is broken
      */
     public void keepAlive() {
-        connection.admin.keepAlive();
+        connection().admin.keepAlive();
     }
 
     /**
@@ -197,7 +210,7 @@ public final class NvmfController implements AutoCloseable {
      * @throws dev.verbs4j.verbs.VerbsException when the memory cannot be registered (memlock limit)
      */
     public IoBuffer allocateBuffer(long bytes) {
-        return connection.resources.allocateBuffer(bytes);
+        return link.resources().allocateBuffer(bytes);
     }
 
     // ---- synchronous I/O ---------------------------------------------------------------------
@@ -429,7 +442,8 @@ public final class NvmfController implements AutoCloseable {
      * @return the number of commands completed (0 with a progress thread)
      */
     public int poll() {
-        return connection.loop() != null ? 0 : connection.io.pollAll();
+        ControllerConnection c = connection();
+        return c.loop() != null ? 0 : c.io.pollAll();
     }
 
     /**
@@ -440,22 +454,35 @@ public final class NvmfController implements AutoCloseable {
      * @throws IndexOutOfBoundsException when there is no such queue
      */
     public int poll(int queue) {
-        IoQueue q = connection.io.get(queue);
-        return connection.loop() != null ? 0 : IoQueues.poll(q);
+        ControllerConnection c = connection();
+        IoQueue q = c.io.get(queue);
+        return c.loop() != null ? 0 : IoQueues.poll(q);
     }
 
     /** The completion loop of the progress thread, or null when the caller polls. */
     ControllerLoop loop() {
-        return connection.loop();
+        return connection().loop();
     }
 
     /**
-     * Why this controller is broken.
+     * Why this controller is broken: lost, or without reconnect
+     * ({@link NvmfConnectOptions#withControllerLossTimeout} zero) its first transport failure.
      *
-     * @return the failure (keep-alive, transport), or null while it works
+     * @return the failure ({@link dev.verbs4j.nvmf.types.ControllerLostException}, keep-alive,
+     *         transport), or null while it works or reconnects
      */
     public NvmfException failure() {
-        return connection.failure();
+        return link.failure();
+    }
+
+    /**
+     * Where the controller is: LIVE, RECONNECTING after a transport failure (I/O is held), LOST
+     * when reconnecting gave up, CLOSED.
+     *
+     * @return the state now
+     */
+    public ControllerState state() {
+        return link.state();
     }
 
     /**
@@ -466,6 +493,6 @@ public final class NvmfController implements AutoCloseable {
      */
     @Override
     public void close() {
-        connection.close(connection.failure() == null);
+        link.close(true);
     }
 }

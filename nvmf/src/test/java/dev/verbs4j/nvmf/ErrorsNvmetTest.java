@@ -141,6 +141,7 @@ class ErrorsNvmetTest {
     void removingTheTargetPortMidIoFailsWithinTheKeepAlivePeriod() throws Exception {
         String link = "/sys/kernel/config/nvmet/ports/1/subsystems/" + NvmetRig.nqn();
         try (NvmfController c = NvmfController.connect(NvmetRig.options().withKeepAlive(Duration.ofSeconds(5))
+                .withControllerLossTimeout(Duration.ZERO)
                 .withProgressThread(true));
              IoBuffer buf = c.allocateBuffer(4096)) {
             c.read(1, 0, 8, buf, 0);

@@ -93,7 +93,8 @@ class ProgressThreadNvmetTest {
     @Test
     void asyncIoInFlightFailsWhenTheTargetGoesAndCloseEndsTheThread() throws Exception {
         String link = "/sys/kernel/config/nvmet/ports/1/subsystems/" + NvmetRig.nqn();
-        NvmfController c = NvmfController.connect(eventDriven().withKeepAlive(Duration.ofSeconds(5)));
+        NvmfController c = NvmfController.connect(eventDriven().withKeepAlive(Duration.ofSeconds(5))
+                .withControllerLossTimeout(Duration.ZERO)); // no reconnect: the first failure breaks it
         String progressThread = c.loop().threadName();
         try (IoBuffer buf = c.allocateBuffer(4096)) {
             c.readAsync(1, 0, 8, buf, 0).get(60, TimeUnit.SECONDS);

@@ -37,6 +37,15 @@ final class ConnectOptions {
     @Option(names = "--timeout", defaultValue = "10", description = "connect and command timeout, s (default ${DEFAULT-VALUE})")
     int timeoutSeconds;
 
+    @Option(names = {"-c", "--reconnect-delay"}, defaultValue = "10",
+            description = "seconds between reconnect attempts after a transport failure (default ${DEFAULT-VALUE})")
+    int reconnectDelaySeconds;
+
+    @Option(names = {"-l", "--ctrl-loss-tmo"}, defaultValue = "600",
+            description = "seconds of reconnect attempts before the controller is given up; 0: no reconnect, "
+                    + "negative: forever (default ${DEFAULT-VALUE})")
+    int ctrlLossSeconds;
+
     NvmfConnectOptions toOptions(boolean needNqn) {
         if (!"rdma".equals(transport)) {
             throw new IllegalArgumentException("transport '" + transport + "': only rdma is supported");
@@ -46,7 +55,9 @@ final class ConnectOptions {
         }
         NvmfConnectOptions o = NvmfConnectOptions.rdma(address, port, nqn == null ? NvmfConnectOptions.DISCOVERY_NQN : nqn)
                 .withIoQueues(ioQueues).withQueueSize(queueSize)
-                .withKeepAlive(Duration.ofSeconds(keepAliveSeconds)).withTimeout(Duration.ofSeconds(timeoutSeconds));
+                .withKeepAlive(Duration.ofSeconds(keepAliveSeconds)).withTimeout(Duration.ofSeconds(timeoutSeconds))
+                .withReconnectDelay(Duration.ofSeconds(reconnectDelaySeconds))
+                .withControllerLossTimeout(Duration.ofSeconds(ctrlLossSeconds));
         if (hostNqn != null || hostId != null) {
             UUID id = hostId != null ? hostId : o.hostId();
             o = o.withHost(hostNqn != null ? hostNqn : "nqn.2014-08.org.nvmexpress:uuid:" + id, id);

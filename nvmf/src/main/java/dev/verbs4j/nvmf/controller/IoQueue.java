@@ -24,11 +24,39 @@ public final class IoQueue implements CommandListener {
     private final IoCallback[] callbacks;
     private final long[] userTags;
     private final int[] pending;
+    /** What each slot's asynchronous command was, to send it again after a reconnect (arrays: no allocation per I/O). */
+    private final int[] opcodes;
+    private final int[] nsids;
+    private final long[] lbas;
+    private final int[] blockCounts;
+    private final MemoryRegion[] regions;
+    private final long[] offsets;
+    private final int[] lengths;
+    private final CommandHolder holder;
     /** Held through a synchronous transfer, taken before the queue's lock: {@link #pending} is one transfer's. */
     private final ReentrantLock transfers = new ReentrantLock();
 
-    public IoQueue(NvmfQueue queue, int inCapsuleBytes) {
+    /** Takes over an asynchronous command the transport failed, to send it again after a reconnect. */
+    public interface CommandHolder {
+        /** Returns null when it took {@code command} over, else the failure to report to its callback. */
+        NvmfException hold(HeldCommand command, NvmfException cause);
+    }
+
+    /**
+     * @param holder where commands failed by the transport go; null to report the failure to
+     *               their callbacks at once
+     */
+    public IoQueue(NvmfQueue queue, int inCapsuleBytes, CommandHolder holder) {
         this.queue = queue;
+        this.holder = holder;
+        int n = queue.commandSlots();
+        this.opcodes = new int[n];
+        this.nsids = new int[n];
+        this.lbas = new long[n];
+        this.blockCounts = new int[n];
+        this.regions = new MemoryRegion[n];
+        this.offsets = new long[n];
+        this.lengths = new int[n];
         this.inCapsuleBytes = inCapsuleBytes;
         this.callbacks = new IoCallback[queue.commandSlots()];
         this.userTags = new long[queue.commandSlots()];
@@ -140,6 +168,13 @@ public final class IoQueue implements CommandListener {
         }
         callbacks[slot] = callback;
         userTags[slot] = tag;
+        opcodes[slot] = opcode;
+        nsids[slot] = nsid;
+        lbas[slot] = lba;
+        blockCounts[slot] = blocks;
+        regions[slot] = data;
+        offsets[slot] = offset;
+        lengths[slot] = length;
         post(slot, opcode, nsid, lba, blocks, data, offset, length, this, opcode);
         return true;
     }
@@ -148,6 +183,7 @@ public final class IoQueue implements CommandListener {
     public void completed(int slot, long opcode, int status, long result) {
         IoCallback cb = callbacks[slot];
         callbacks[slot] = null;
+        regions[slot] = null;
         cb.completed(userTags[slot], status == 0 ? null
                 : StatusDecoder.exception(name((int) opcode), status, result, false));
     }
@@ -156,8 +192,15 @@ public final class IoQueue implements CommandListener {
     public void failed(int slot, long opcode, NvmfException cause) {
         IoCallback cb = callbacks[slot];
         callbacks[slot] = null;
-        if (cb != null) {
-            cb.completed(userTags[slot], cause);
+        if (cb == null) {
+            return;
+        }
+        MemoryRegion data = regions[slot];
+        regions[slot] = null;
+        NvmfException report = holder == null ? cause : holder.hold(new HeldCommand(opcodes[slot], nsids[slot],
+                lbas[slot], blockCounts[slot], data, offsets[slot], lengths[slot], cb, userTags[slot]), cause);
+        if (report != null) {
+            cb.completed(userTags[slot], report);
         }
     }
 }

@@ -25,6 +25,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * One NVMe-oF/RDMA queue (admin or I/O): an RC QP on its own CQ, a registered array of 64-byte
@@ -52,6 +53,8 @@ public final class NvmfQueue implements AutoCloseable {
     private final SlotTable slots;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile NvmfException failure;
+    /** Told once, when the queue breaks: the controller's reconnect starts there. */
+    private volatile Consumer<NvmfException> onFailure;
     private boolean closed;
     /** Set while a completion loop polls the CQ: then only the loop polls it, and waiters drive the loop. */
     private volatile LoopEngine loop;
@@ -345,6 +348,19 @@ public final class NvmfQueue implements AutoCloseable {
     public void markFailed(NvmfException cause) {
         if (failure == null) {
             failure = cause;
+            broke(cause);
+        }
+    }
+
+    /** Who is told (once, on the thread that sees it) when this queue breaks. */
+    public void onFailure(Consumer<NvmfException> listener) {
+        onFailure = listener;
+    }
+
+    private void broke(NvmfException cause) {
+        Consumer<NvmfException> l = onFailure;
+        if (l != null) {
+            l.accept(cause);
         }
     }
 
@@ -353,6 +369,7 @@ public final class NvmfQueue implements AutoCloseable {
         NvmfException first = failure;
         if (first == null) {
             failure = first = cause;
+            broke(cause);
         }
         for (int s = 0; s < slots.size(); s++) {
             CommandListener l = slots.listener[s];
