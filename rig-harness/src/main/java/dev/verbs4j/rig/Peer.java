@@ -50,7 +50,12 @@ public abstract class Peer implements AutoCloseable {
      * {@link #PROCESS_SECONDS} (then the program is ended and its output is in the message).
      */
     public final void awaitUntil(Probe probe, Supplier<String> notInTime) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
+        awaitUntil(probe, PROCESS_SECONDS, notInTime);
+    }
+
+    /** As {@link #awaitUntil(Probe, Supplier)}, within {@code seconds}. */
+    public final void awaitUntil(Probe probe, long seconds, Supplier<String> notInTime) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (!probe.holds()) {
             if (!isAlive()) {
                 throw new AssertionError(name + " ended before " + notInTime.get() + ": " + await(1).describe());
@@ -65,7 +70,12 @@ public abstract class Peer implements AutoCloseable {
 
     /** Waits until the program has printed {@code text} on stdout (a server's "listening on" line). */
     public final void awaitOutput(String text) throws Exception {
-        awaitUntil(() -> stdoutSoFar().contains(text), () -> "printing '" + text + "'");
+        awaitOutput(text, PROCESS_SECONDS);
+    }
+
+    /** As {@link #awaitOutput(String)}, within {@code seconds}. */
+    public final void awaitOutput(String text, long seconds) throws Exception {
+        awaitUntil(() -> stdoutSoFar().contains(text), seconds, () -> "printing '" + text + "'");
     }
 
     @Override

@@ -36,6 +36,7 @@ public final class PeerProcess extends Peer {
         Path err = Files.createTempFile(prefix, ".err");
         try {
             Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            process.getOutputStream().close(); // no peer reads stdin: EOF rather than a wait
             return new PeerProcess(name, process, out, err);
         } catch (IOException e) {
             Files.deleteIfExists(out);
