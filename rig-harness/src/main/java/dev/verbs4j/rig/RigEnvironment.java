@@ -37,6 +37,16 @@ public final class RigEnvironment {
         return require(RigVariable.RIG_TOPOLOGY);
     }
 
+    /** This environment, if it is the rig's topology {@code name}; fails the test anywhere else. */
+    public RigEnvironment requireTopology(String name) {
+        String topology = env.get(RigVariable.RIG_TOPOLOGY.name());
+        if (!name.equals(topology)) {
+            throw new AssertionError("needs the rig's " + name + " topology (ci/rig run --topology " + name
+                    + " ...), got RIG_TOPOLOGY=" + topology);
+        }
+        return this;
+    }
+
     /** The soft-RoCE device of the topology, rxe0. */
     public String device() {
         return require(RigVariable.RIG_DEVICE);

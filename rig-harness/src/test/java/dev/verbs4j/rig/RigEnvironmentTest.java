@@ -27,6 +27,14 @@ class RigEnvironmentTest {
     }
 
     @Test
+    void aTestThatNeedsOneTopologyFailsInAnother() {
+        RigEnvironment single = RigEnvironment.of(Map.of("RIG_GUEST", "1", "RIG_TOPOLOGY", "single"));
+        assertEquals("needs the rig's two-hosts topology (ci/rig run --topology two-hosts ...), got RIG_TOPOLOGY=single",
+                assertThrows(AssertionError.class, () -> single.requireTopology("two-hosts")).getMessage());
+        assertEquals(single, single.requireTopology("single"));
+    }
+
+    @Test
     void valuesAreTrimmedPairsSplitAndNumbersChecked() {
         RigEnvironment twoHosts = RigEnvironment.of(Map.of("RIG_GUEST", "1", "RIG_PAIR_DEVICES", " rxe1  rxe2 ",
                 "RIG_PAIR_GID_INDEX", "1", "RIG_ADDR", "10.77.0.1\n", "RIG_GID_INDEX", "x", "RIG_NETNS_PAIR", "nsa"));
