@@ -1,5 +1,7 @@
 package dev.verbs4j.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -32,7 +34,7 @@ class DependencyRulesTest {
     void everyModuleOfTheBuildIsChecked() {
         assertEquals(List.of("dev.verbs4j.benchmarks", "dev.verbs4j.bindings", "dev.verbs4j.examples",
                         "dev.verbs4j.guest", "dev.verbs4j.loop", "dev.verbs4j.netty", "dev.verbs4j.nvmf",
-                        "dev.verbs4j.unix", "dev.verbs4j.verbs"),
+                        "dev.verbs4j.rig", "dev.verbs4j.unix", "dev.verbs4j.verbs"),
                 exports.moduleNames(), "a new module joins this test (and its dependency in the pom)");
     }
 
@@ -40,6 +42,15 @@ class DependencyRulesTest {
     void noPackageCycles() {
         slices().matching("dev.verbs4j.(**)").namingSlices("$1")
                 .should().beFreeOfCycles()
+                .check(classes);
+    }
+
+    /** The rig harness sits under every module's tests, so it may use none of them. */
+    @Test
+    void theRigHarnessDependsOnNoOtherModule() {
+        noClasses().that().resideInAPackage("dev.verbs4j.rig..")
+                .should().dependOnClassesThat(resideInAPackage("dev.verbs4j..")
+                        .and(resideInAPackage("dev.verbs4j.rig..").negate()))
                 .check(classes);
     }
 

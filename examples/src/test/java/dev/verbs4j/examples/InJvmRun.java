@@ -1,7 +1,7 @@
 package dev.verbs4j.examples;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * program's status is what its entry point returns, 1 when it throws, and 1 when it leaves a
  * non-daemon thread running: in a JVM of its own, that program would never exit.
  */
-final class InJvmRun extends Run {
+final class InJvmRun extends Peer {
     /** A program's entry point, returning its exit status. */
     @FunctionalInterface
     interface Program {
@@ -39,14 +39,14 @@ final class InJvmRun extends Run {
         });
     }
 
-    static Run start(String name, Program program, String... args) {
+    static Peer start(String name, Program program, String... args) {
         InJvmRun run = new InJvmRun(name + " " + String.join(" ", args), program, args);
         run.thread.start();
         return run;
     }
 
     @Override
-    Result await(long seconds) throws Exception {
+    public PeerResult await(long seconds) throws InterruptedException {
         thread.join(TimeUnit.SECONDS.toMillis(seconds));
         String threads = "";
         if (thread.isAlive()) {
@@ -57,7 +57,7 @@ final class InJvmRun extends Run {
         boolean finished = !thread.isAlive();
         String leftRunning = finished ? nonDaemonThreadsLeft() : "";
         int status = !finished ? -1 : leftRunning.isEmpty() ? exit : 1;
-        return new Result(name, status, !finished, buffers.stdout(), buffers.stderr() + threads + leftRunning);
+        return new PeerResult(name(), status, !finished, buffers.stdout(), buffers.stderr() + threads + leftRunning);
     }
 
     /** Non-daemon threads of the program still alive a moment after it returned: they would keep its JVM up. */
@@ -94,22 +94,22 @@ final class InJvmRun extends Run {
 
     /** A thread cannot be killed: it is interrupted, which ends the waits that heed interrupts. */
     @Override
-    void kill() {
+    public void kill() {
         thread.interrupt();
     }
 
     @Override
-    boolean isAlive() {
+    public boolean isAlive() {
         return thread.isAlive();
     }
 
     @Override
-    long pid() {
+    public long pid() {
         return ProcessHandle.current().pid();
     }
 
     @Override
-    String stdoutSoFar() {
+    public String stdoutSoFar() {
         return buffers.stdout();
     }
 }

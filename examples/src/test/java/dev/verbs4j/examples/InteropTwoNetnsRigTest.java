@@ -1,10 +1,12 @@
 package dev.verbs4j.examples;
 
-import static dev.verbs4j.examples.InteropRig.PROCESS_SECONDS;
-import static org.junit.jupiter.api.Assertions.fail;
+import static dev.verbs4j.rig.Peer.PROCESS_SECONDS;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Listeners;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -18,14 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("rdma-two-netns")
 class InteropTwoNetnsRigTest {
-    private static String[] words(String name) {
-        String v = System.getenv(name);
-        if (v == null || v.isBlank()) {
-            fail(name + " is not set: needs ci/rig run --topology two-netns (RIG_TOPOLOGY=" + System.getenv("RIG_TOPOLOGY") + ")");
-        }
-        return v.trim().split("\\s+");
-    }
-
     private static List<String> in(String netns, List<String> command) {
         List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", netns));
         all.addAll(command);
@@ -34,11 +28,12 @@ class InteropTwoNetnsRigTest {
 
     /** Server in nsa on rxea, client in nsb on rxeb; {@code java} says which side is verbs4j's. */
     private static void pair(String what, String cProgram, String javaSide, List<String> options) throws Exception {
-        String[] ns = words("RIG_NETNS_PAIR");
-        String[] devices = words("RIG_NETNS_PAIR_DEVICES");
-        String[] addrs = words("RIG_NETNS_PAIR_ADDRS");
-        String gid = words("RIG_NETNS_PAIR_GID_INDEX")[0];
-        int port = InteropRig.nextPort();
+        RigEnvironment rig = RigEnvironment.current();
+        String[] ns = rig.netnsPair().toArray(String[]::new);
+        String[] devices = rig.netnsPairDevices().toArray(String[]::new);
+        String[] addrs = rig.netnsPairAddresses().toArray(String[]::new);
+        String gid = String.valueOf(rig.netnsPairGidIndex());
+        int port = Ports.next();
         List<String> common = new ArrayList<>(List.of("-g", gid, "-p", Integer.toString(port)));
         common.addAll(options);
         List<String> serverArgs = new ArrayList<>(List.of("-d", devices[0]));
@@ -47,14 +42,14 @@ class InteropTwoNetnsRigTest {
         clientArgs.addAll(common);
         clientArgs.add(addrs[0]);
         boolean javaServer = javaSide.equals("server");
-        Run server = InteropRig.start(javaServer ? "java-server" : "c-server", in(ns[0], javaServer
+        Peer server = InteropRig.start(javaServer ? "java-server" : "c-server", in(ns[0], javaServer
                 ? InteropRig.java(what, serverArgs.toArray(String[]::new)) : InteropRig.c(cProgram, serverArgs.toArray(String[]::new))));
-        InteropRig.awaitTcpListen(port, server);
-        Run client = InteropRig.start(javaServer ? "c-client" : "java-client", in(ns[1], javaServer
+        Listeners.awaitTcpListen(port, server);
+        Peer client = InteropRig.start(javaServer ? "c-client" : "java-client", in(ns[1], javaServer
                 ? InteropRig.c(cProgram, clientArgs.toArray(String[]::new)) : InteropRig.java(what, clientArgs.toArray(String[]::new))));
-        Result c = client.await(PROCESS_SECONDS);
-        Result s = server.await(PROCESS_SECONDS);
-        InteropRig.assertBothSucceeded(s, c);
+        PeerResult c = client.await(PROCESS_SECONDS);
+        PeerResult s = server.await(PROCESS_SECONDS);
+        PeerResult.assertBothSucceeded(s, c);
         int size = Integer.parseInt(options.get(options.indexOf("-s") + 1));
         int iters = Integer.parseInt(options.get(options.indexOf("-n") + 1));
         InteropRig.report(what + " " + ns[0] + "/" + devices[0] + " <-> " + ns[1] + "/" + devices[1], s,

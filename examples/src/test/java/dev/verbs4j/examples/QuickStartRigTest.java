@@ -1,11 +1,13 @@
 package dev.verbs4j.examples;
 
-import static dev.verbs4j.examples.InteropRig.PROCESS_SECONDS;
+import static dev.verbs4j.rig.Peer.PROCESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -13,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,7 @@ class QuickStartRigTest {
     }
 
     /** The quick-start's {@code main} on a thread of this JVM: status 0 when it returns, 1 when it throws. */
-    private static Run startInJvm(String program, String role, List<String> args) throws Exception {
+    private static Peer startInJvm(String program, String role, List<String> args) throws Exception {
         Method main = Class.forName(PACKAGE + program).getMethod("main", String[].class);
         return InJvmRun.start("jvm-" + program + "-" + role, a -> {
             try {
@@ -54,71 +55,57 @@ class QuickStartRigTest {
         }, args.toArray(String[]::new));
     }
 
-    private static Run start(boolean inJvm, String program, String role, List<String> args) throws Exception {
+    private static Peer start(boolean inJvm, String program, String role, List<String> args) throws Exception {
         return inJvm ? startInJvm(program, role, args)
                 : InteropRig.start("java-" + program + "-" + role, java(program, args.toArray(String[]::new)));
     }
 
     /** Starts the server, waits for its "listening on" line, runs the client; both must succeed. */
-    private static Result[] pair(String program, List<String> serverArgs, List<String> clientArgs) throws Exception {
+    private static PeerResult[] pair(String program, List<String> serverArgs, List<String> clientArgs) throws Exception {
         return pair(true, program, serverArgs, clientArgs);
     }
 
-    private static Result[] pair(boolean inJvm, String program, List<String> serverArgs, List<String> clientArgs)
+    private static PeerResult[] pair(boolean inJvm, String program, List<String> serverArgs, List<String> clientArgs)
             throws Exception {
-        Run server = start(inJvm, program, "server", serverArgs);
-        awaitListening(server);
-        Run client = start(inJvm, program, "client", clientArgs);
-        Result c = client.await(PROCESS_SECONDS);
-        Result s = server.await(PROCESS_SECONDS);
-        InteropRig.assertBothSucceeded(s, c);
-        return new Result[] {s, c};
+        Peer server = start(inJvm, program, "server", serverArgs);
+        server.awaitOutput("listening on");
+        Peer client = start(inJvm, program, "client", clientArgs);
+        PeerResult c = client.await(PROCESS_SECONDS);
+        PeerResult s = server.await(PROCESS_SECONDS);
+        PeerResult.assertBothSucceeded(s, c);
+        return new PeerResult[] {s, c};
     }
 
-    private static void awaitListening(Run server) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
-        while (!server.stdoutSoFar().contains("listening on")) {
-            if (!server.isAlive()) {
-                fail("server ended before listening: " + server.await(1).describe());
-            }
-            if (System.nanoTime() > deadline) {
-                server.kill();
-                fail("server printed no listener line in time: " + server.await(1).describe());
-            }
-            Thread.sleep(50);
-        }
-    }
-
-    private static Result[] tcpPair(String program) throws Exception {
+    private static PeerResult[] tcpPair(String program) throws Exception {
         return tcpPair(true, program);
     }
 
-    private static Result[] tcpPair(boolean inJvm, String program) throws Exception {
-        String port = Integer.toString(InteropRig.nextPort());
+    private static PeerResult[] tcpPair(boolean inJvm, String program) throws Exception {
+        String port = Integer.toString(Ports.next());
         return pair(inJvm, program, List.of("server", port), List.of("client", "127.0.0.1", port));
     }
 
-    private static void assertPrints(Result r, String line) {
+    private static void assertPrints(PeerResult r, String line) {
         assertTrue(r.stdout().lines().anyMatch(line::equals), "expected the line '" + line + "': " + r.describe());
     }
 
     @Test
     void rcSendReceive() throws Exception {
-        Result[] r = tcpPair(false, "RcSendReceive"); // as two processes, the javadoc's command line
+        PeerResult[] r = tcpPair(false, "RcSendReceive"); // as two processes, the javadoc's command line
         assertPrints(r[0], "received 16 bytes: hello over RDMA");
         assertPrints(r[1], "sent");
     }
 
     @Test
     void rdmaWriteRead() throws Exception {
-        Result[] r = tcpPair("RdmaWriteRead");
+        PeerResult[] r = tcpPair("RdmaWriteRead");
         assertPrints(r[0], "server memory now holds: written by RDMA");
         assertPrints(r[1], "read back: written by RDMA");
     }
 
     @Test
     void atomics() throws Exception {
-        Result[] r = tcpPair("Atomics");
+        PeerResult[] r = tcpPair("Atomics");
         assertPrints(r[1], "fetch-and-add saw 100");
         assertPrints(r[1], "compare-and-swap saw 105");
         assertPrints(r[0], "server counter: 7");
@@ -126,16 +113,16 @@ class QuickStartRigTest {
 
     @Test
     void udDatagram() throws Exception {
-        Result[] r = tcpPair("UdDatagram");
+        PeerResult[] r = tcpPair("UdDatagram");
         assertPrints(r[0], "received datagram: one datagram");
         assertPrints(r[1], "sent datagram");
     }
 
     @Test
     void rdmaCmClientServer() throws Exception {
-        String port = Integer.toString(InteropRig.nextPort());
-        Result[] r = pair("CmClientServer", List.of("server", InteropRig.address(), port),
-                List.of("client", InteropRig.address(), port));
+        String port = Integer.toString(Ports.next());
+        PeerResult[] r = pair("CmClientServer", List.of("server", RigEnvironment.current().address(), port),
+                List.of("client", RigEnvironment.current().address(), port));
         assertPrints(r[0], "received: hello through rdma_cm");
         assertPrints(r[1], "sent");
     }
@@ -143,10 +130,10 @@ class QuickStartRigTest {
     @Test
     void channelOverRdmaAndOverTcp() throws Exception {
         for (String transport : List.of("rdma", "tcp")) {
-            String port = Integer.toString(InteropRig.nextPort());
-            Result[] r = pair("ChannelTransport", List.of("server", port, transport),
-                    List.of("client", InteropRig.address(), port, transport));
-            for (Result side : r) {
+            String port = Integer.toString(Ports.next());
+            PeerResult[] r = pair("ChannelTransport", List.of("server", port, transport),
+                    List.of("client", RigEnvironment.current().address(), port, transport));
+            for (PeerResult side : r) {
                 assertTrue(side.stdout().lines().anyMatch(l -> l.startsWith("transport: " + transport + " (")),
                         "expected transport " + transport + ": " + side.describe());
             }
@@ -157,8 +144,8 @@ class QuickStartRigTest {
 
     @Test
     void nettyEchoRunsOverRdma() throws Exception {
-        String port = Integer.toString(InteropRig.nextPort());
-        Result[] r = pair("NettyEcho", List.of("server", port), List.of("client", InteropRig.address(), port));
+        String port = Integer.toString(Ports.next());
+        PeerResult[] r = pair("NettyEcho", List.of("server", port), List.of("client", RigEnvironment.current().address(), port));
         assertTrue(r[1].stdout().lines().anyMatch(l -> l.startsWith("transport: rdma (")), r[1].describe());
         assertPrints(r[1], "received: ping");
     }

@@ -1,10 +1,13 @@
 package dev.verbs4j.examples;
 
-import static dev.verbs4j.examples.InteropRig.PROCESS_SECONDS;
+import static dev.verbs4j.rig.Peer.PROCESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Listeners;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -22,14 +25,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("rdma")
 class RpingInteropRigTest {
     /** kind: "c", "java" or "jvm", as {@link InteropRig#start(String, String, String, String, List)} takes it. */
-    static Run start(String kind, String role, List<String> args) throws Exception {
+    static Peer start(String kind, String role, List<String> args) throws Exception {
         return InteropRig.start(kind, role, "rping", "rping", args);
     }
 
     /** rdma_cm listens without a TCP socket: retry the client while the server is still starting. */
-    static Result clientWithRetry(String kind, List<String> args, Run server) throws Exception {
+    static PeerResult clientWithRetry(String kind, List<String> args, Peer server) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PROCESS_SECONDS);
-        Result last = null;
+        PeerResult last = null;
         while (System.nanoTime() < deadline && server.isAlive()) {
             last = start(kind, "client", args).await(PROCESS_SECONDS);
             boolean notListening = last.exit() != 0 && !last.stdout().contains("ping data")
@@ -52,17 +55,17 @@ class RpingInteropRigTest {
     }
 
     private static void pair(String serverKind, String clientKind, int size, int count) throws Exception {
-        int port = InteropRig.nextPort();
-        String addr = InteropRig.address();
+        int port = Ports.next();
+        String addr = RigEnvironment.current().address();
         List<String> serverArgs = List.of("-s", "-v", "-a", addr, "-p", Integer.toString(port), "-S",
                 Integer.toString(size));
         List<String> clientArgs = List.of("-c", "-v", "-V", "-a", addr, "-p", Integer.toString(port), "-S",
                 Integer.toString(size), "-C", Integer.toString(count));
-        Run server = start(serverKind, "server", serverArgs);
-        InteropRig.awaitCmListen(port, server);
-        Result c = clientWithRetry(clientKind, clientArgs, server);
-        Result s = server.await(PROCESS_SECONDS);
-        InteropRig.assertBothSucceeded(s, c);
+        Peer server = start(serverKind, "server", serverArgs);
+        Listeners.awaitCmListen(port, server);
+        PeerResult c = clientWithRetry(clientKind, clientArgs, server);
+        PeerResult s = server.await(PROCESS_SECONDS);
+        PeerResult.assertBothSucceeded(s, c);
         assertEquals(expectedPings(size, count, "ping data: "), c.lines("ping data: "), c.describe());
         assertEquals(expectedPings(size, count, "server ping data: "), s.lines("server ping data: "), s.describe());
         System.out.println("[interop] rping -S " + size + " -C " + count + ": " + s.name() + " / " + c.name()

@@ -1,10 +1,11 @@
 package dev.verbs4j.examples;
 
-import static dev.verbs4j.examples.InteropRig.PROCESS_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("rdma")
 class UdPingpongInteropRigTest {
     private static List<String> options(int port, int size, int iters, String extra) {
-        List<String> o = new ArrayList<>(List.of("-d", InteropRig.device(), "-g", InteropRig.gidIndex(),
+        RigEnvironment rig = RigEnvironment.current();
+        List<String> o = new ArrayList<>(List.of("-d", rig.device(), "-g", String.valueOf(rig.gidIndex()),
                 "-p", Integer.toString(port), "-s", Integer.toString(size), "-n", Integer.toString(iters)));
         if (!extra.isBlank()) {
             o.addAll(List.of(extra.trim().split("\\s+")));
@@ -29,21 +31,19 @@ class UdPingpongInteropRigTest {
     }
 
     /** kind: "c", "java" or "jvm", as {@link InteropRig#start(String, String, String, String, List)} takes it. */
-    static Run start(String kind, String role, List<String> args) throws Exception {
+    static Peer start(String kind, String role, List<String> args) throws Exception {
         return InteropRig.start(kind, role, "ibv_ud_pingpong", "ud-pingpong", args);
     }
 
     private static void pair(String serverKind, String clientKind, int size, int iters, String extra) throws Exception {
-        int port = InteropRig.nextPort();
+        int port = Ports.next();
         List<String> serverArgs = options(port, size, iters, extra);
         List<String> clientArgs = new ArrayList<>(options(port, size, iters, extra));
-        clientArgs.add(InteropRig.address());
-        Run server = start(serverKind, "server", serverArgs);
-        InteropRig.awaitTcpListen(port, server);
-        Run client = start(clientKind, "client", clientArgs);
-        Result c = client.await(PROCESS_SECONDS);
-        Result s = server.await(PROCESS_SECONDS);
-        InteropRig.assertBothSucceeded(s, c);
+        clientArgs.add(RigEnvironment.current().address());
+        List<PeerResult> sides = InteropRig.tcpPair(port, () -> start(serverKind, "server", serverArgs),
+                () -> start(clientKind, "client", clientArgs));
+        PeerResult s = sides.get(0);
+        PeerResult c = sides.get(1);
         List<String> sLines = InteropRig.assertSummary(s, size, iters);
         List<String> cLines = InteropRig.assertSummary(c, size, iters);
         assertTrue(c.lines("invalid data").isEmpty(), c.describe());

@@ -2,8 +2,11 @@ package dev.verbs4j.examples;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.verbs4j.examples.InteropRig.Result;
-import dev.verbs4j.examples.InteropRig.Run;
+import dev.verbs4j.rig.Listeners;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.PeerResult;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,18 +24,18 @@ class WrongPeerInteropRigTest {
 
     @Test
     void rcClientWithNothingListening() throws Exception {
-        int port = InteropRig.nextPort();
-        Result r = InteropRig.startInJvm("rc-pingpong", "client", "-d", InteropRig.device(), "-g",
-                InteropRig.gidIndex(), "-p", Integer.toString(port), "--timeout", "5", InteropRig.address())
+        int port = Ports.next();
+        PeerResult r = InteropRig.startInJvm("rc-pingpong", "client", "-d", RigEnvironment.current().device(), "-g",
+                String.valueOf(RigEnvironment.current().gidIndex()), "-p", Integer.toString(port), "--timeout", "5", RigEnvironment.current().address())
                 .await(BOUND_SECONDS);
         r.assertFailure();
-        assertTrue(r.stderr().contains("Couldn't connect to " + InteropRig.address() + ":" + port), r.describe());
+        assertTrue(r.stderr().contains("Couldn't connect to " + RigEnvironment.current().address() + ":" + port), r.describe());
     }
 
     @Test
     void wrongGidIndexIsAClearError() throws Exception {
-        Result r = InteropRig.start("java-server", InteropRig.java("rc-pingpong", "-d", InteropRig.device(), "-g", "99",
-                "-p", Integer.toString(InteropRig.nextPort()))).await(BOUND_SECONDS);
+        PeerResult r = InteropRig.start("java-server", InteropRig.java("rc-pingpong", "-d", RigEnvironment.current().device(), "-g", "99",
+                "-p", Integer.toString(Ports.next()))).await(BOUND_SECONDS);
         r.assertFailure();
         assertTrue(r.stderr().contains("GID index 99"), r.describe());
     }
@@ -54,26 +57,26 @@ class WrongPeerInteropRigTest {
 
     /** A long C run on the other side is killed once traffic flows; the Java side must fail, not hang. */
     private static void peerKilledMidRun(String javaCommand, String cProgram, boolean javaIsServer) throws Exception {
-        int port = InteropRig.nextPort();
-        List<String> common = List.of("-d", InteropRig.device(), "-g", InteropRig.gidIndex(), "-p",
+        int port = Ports.next();
+        List<String> common = List.of("-d", RigEnvironment.current().device(), "-g", String.valueOf(RigEnvironment.current().gidIndex()), "-p",
                 Integer.toString(port), "-s", "64", "-n", "100000000");
-        Run server;
-        Run client;
+        Peer server;
+        Peer client;
         if (javaIsServer) {
             server = InteropRig.startInJvm(javaCommand, "server", javaArgs(common, null));
-            InteropRig.awaitTcpListen(port, server);
-            client = InteropRig.start("c-client", cArgs(cProgram, common, InteropRig.address()));
+            Listeners.awaitTcpListen(port, server);
+            client = InteropRig.start("c-client", cArgs(cProgram, common, RigEnvironment.current().address()));
         } else {
             server = InteropRig.start("c-server", cArgs(cProgram, common, null));
-            InteropRig.awaitTcpListen(port, server);
-            client = InteropRig.startInJvm(javaCommand, "client", javaArgs(common, InteropRig.address()));
+            Listeners.awaitTcpListen(port, server);
+            client = InteropRig.startInJvm(javaCommand, "client", javaArgs(common, RigEnvironment.current().address()));
         }
-        Run java = javaIsServer ? server : client;
-        Run c = javaIsServer ? client : server;
-        awaitOutput(java, "remote address:");
+        Peer java = javaIsServer ? server : client;
+        Peer c = javaIsServer ? client : server;
+        java.awaitOutput("remote address:", BOUND_SECONDS);
         Thread.sleep(1000); // let traffic flow: the kill must land mid-run, not before the first exchange
         c.kill();
-        Result r = java.await(BOUND_SECONDS);
+        PeerResult r = java.await(BOUND_SECONDS);
         r.assertFailure();
         assertTrue(r.stderr().contains("Failed status") || r.stderr().contains("no completion"), r.describe());
     }
@@ -95,36 +98,25 @@ class WrongPeerInteropRigTest {
         return InteropRig.c(program, args.toArray(String[]::new));
     }
 
-    private static void awaitOutput(Run run, String text) throws Exception {
-        long deadline = System.nanoTime() + BOUND_SECONDS * 1_000_000_000L;
-        while (!run.stdoutSoFar().contains(text)) {
-            if (System.nanoTime() > deadline || !run.isAlive()) {
-                run.kill();
-                throw new AssertionError("never printed '" + text + "': " + run.await(5).describe());
-            }
-            Thread.sleep(200);
-        }
-    }
-
     @Test
     void rpingClientWithNothingListening() throws Exception {
-        Result r = InteropRig.start("java-client", InteropRig.java("rping", "-c", "-a", InteropRig.address(), "-p",
-                Integer.toString(InteropRig.nextPort()), "-C", "1", "--timeout", "10")).await(BOUND_SECONDS);
+        PeerResult r = InteropRig.start("java-client", InteropRig.java("rping", "-c", "-a", RigEnvironment.current().address(), "-p",
+                Integer.toString(Ports.next()), "-C", "1", "--timeout", "10")).await(BOUND_SECONDS);
         r.assertFailure();
         assertTrue(r.stderr().contains("verbs4j rping client:"), r.describe());
     }
 
     @Test
     void rpingClientWhoseServerIsKilledMidRun() throws Exception {
-        int port = InteropRig.nextPort();
-        Run server = InteropRig.start("c-server", InteropRig.c("rping", "-s", "-a", InteropRig.address(), "-p",
+        int port = Ports.next();
+        Peer server = InteropRig.start("c-server", InteropRig.c("rping", "-s", "-a", RigEnvironment.current().address(), "-p",
                 Integer.toString(port)));
-        InteropRig.awaitCmListen(port, server);
-        Run client = InteropRig.startInJvm("rping", "client", "-c", "-v", "-a", InteropRig.address(),
+        Listeners.awaitCmListen(port, server);
+        Peer client = InteropRig.startInJvm("rping", "client", "-c", "-v", "-a", RigEnvironment.current().address(),
                 "-p", Integer.toString(port), "--timeout", "10");
-        awaitOutput(client, "ping data:");
+        client.awaitOutput("ping data:", BOUND_SECONDS);
         server.kill();
-        Result r = client.await(BOUND_SECONDS);
+        PeerResult r = client.await(BOUND_SECONDS);
         // the C client ends with status 0 when the server disconnects; a killed server may also show
         // as a transport error: either way the run must end, with a message, within the bound
         assertTrue(!r.timedOut(), r.describe());

@@ -13,6 +13,7 @@ import dev.verbs4j.nvmf.types.IoCallback;
 import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
 import dev.verbs4j.nvmf.types.NvmeStatusException;
 import dev.verbs4j.nvmf.types.NvmfException;
+import dev.verbs4j.rig.Commands;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
@@ -197,14 +198,14 @@ class AllocationNvmetTest {
             // A failed I/O (the target's namespace disabled for the while): ExecutionException from get, the
             // NvmfException itself from await.
             String enable = "/sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn() + "/namespaces/1/enable";
-            NvmetRig.sh("echo 0 > " + enable);
+            Commands.sh("echo 0 > " + enable);
             try {
                 c.submitRead(r, 1, 0, blocks, buf, 0);
                 ExecutionException e = assertThrows(ExecutionException.class, r::get);
                 NvmeStatusException status = assertInstanceOf(NvmeStatusException.class, e.getCause());
                 assertSame(status, assertThrows(NvmeStatusException.class, r::await));
             } finally {
-                NvmetRig.sh("echo 1 > " + enable);
+                Commands.sh("echo 1 > " + enable);
             }
             // A range past the end is refused before it is sent, and leaves the request submittable.
             assertThrows(LbaOutOfRangeException.class, () -> c.submitRead(r, 1, size, blocks, buf, 0));

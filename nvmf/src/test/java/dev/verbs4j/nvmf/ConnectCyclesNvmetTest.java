@@ -3,6 +3,7 @@ package dev.verbs4j.nvmf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.rig.ResourceShow;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class ConnectCyclesNvmetTest {
 
     private static String resources() {
-        return NvmetRig.run("rdma", "resource", "show").strip();
+        return ResourceShow.summary();
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.verbs4j.nvmf.types.LbaOutOfRangeException;
 import dev.verbs4j.nvmf.types.NvmeStatus;
 import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.nvmf.types.NvmfTransportException;
+import dev.verbs4j.rig.Commands;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -80,7 +81,7 @@ class ErrorsNvmetTest {
 
     /** The kernel's reports of a bio past the end of a block device (the target's namespace is one). */
     private static long endOfDeviceMessages() {
-        return NvmetRig.sh("dmesg").lines().filter(l -> l.contains("beyond end of device")).count();
+        return Commands.sh("dmesg").lines().filter(l -> l.contains("beyond end of device")).count();
     }
 
     @Test
@@ -150,13 +151,13 @@ class ErrorsNvmetTest {
                     c.read(1, 0, 8, buf, 0);
                 }
             });
-            NvmetRig.run("rm", link);
+            Commands.run("rm", link);
             ExecutionException e = assertThrows(ExecutionException.class, () -> io.get(30, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof NvmfTransportException, e::toString);
             assertTrue(c.failure() != null);
             assertThrows(NvmfTransportException.class, () -> c.read(1, 0, 8, buf, 0));
         } finally {
-            NvmetRig.sh("[[ -e '" + link + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
+            Commands.sh("[[ -e '" + link + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
                     + " /sys/kernel/config/nvmet/ports/1/subsystems/");
         }
         try (NvmfController again = NvmfController.connect(NvmetRig.options())) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.verbs4j.nvmf.types.ControllerIdentity;
 import dev.verbs4j.nvmf.types.DiscoveryEntry;
 import dev.verbs4j.nvmf.types.NamespaceIdentity;
+import dev.verbs4j.rig.Commands;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,7 +43,7 @@ class KernelCrossCheckNvmetTest {
         Path dev = NvmetRig.kernelConnect();
         Path back = Files.createTempFile("nvmf-back", ".bin");
         try {
-            NvmetRig.run("dd", "if=" + dev, "of=" + back, "bs=1M", "skip=4", "count=2", "iflag=direct", "status=none");
+            Commands.run("dd", "if=" + dev, "of=" + back, "bs=1M", "skip=4", "count=2", "iflag=direct", "status=none");
         } finally {
             NvmetRig.kernelDisconnect();
         }
@@ -56,7 +57,7 @@ class KernelCrossCheckNvmetTest {
         Files.write(file, data);
         Path dev = NvmetRig.kernelConnect();
         try {
-            NvmetRig.run("dd", "if=" + file, "of=" + dev, "bs=1M", "seek=8", "oflag=direct", "conv=notrunc",
+            Commands.run("dd", "if=" + file, "of=" + dev, "bs=1M", "seek=8", "oflag=direct", "conv=notrunc",
                     "status=none");
         } finally {
             NvmetRig.kernelDisconnect();
@@ -74,8 +75,8 @@ class KernelCrossCheckNvmetTest {
         String ctrl;
         String ns;
         try {
-            ctrl = NvmetRig.run("nvme", "id-ctrl", NvmetRig.controllerOf(dev), "-o", "json");
-            ns = NvmetRig.run("nvme", "id-ns", dev.toString(), "-o", "json");
+            ctrl = Commands.run("nvme", "id-ctrl", NvmetRig.controllerOf(dev), "-o", "json");
+            ns = Commands.run("nvme", "id-ns", dev.toString(), "-o", "json");
         } finally {
             NvmetRig.kernelDisconnect();
         }
@@ -109,7 +110,7 @@ class KernelCrossCheckNvmetTest {
 
     @Test
     void discoveryEqualsNvmeDiscover() {
-        String json = NvmetRig.run("nvme", "discover", "-t", "rdma", "-a", NvmetRig.address(), "-s",
+        String json = Commands.run("nvme", "discover", "-t", "rdma", "-a", NvmetRig.address(), "-s",
                 String.valueOf(NvmetRig.port()), "-q", NvmetRig.KERNEL_HOSTNQN, "-o", "json");
         List<DiscoveryEntry> ours = NvmfController.discover(NvmetRig.options());
         NvmetRig.assertSameLines(Json.all(json, "subnqn"), ours.stream().map(DiscoveryEntry::subsystemNqn).toList());

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.verbs4j.nvmf.types.IoCallback;
 import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.nvmf.types.NvmfTransportException;
+import dev.verbs4j.rig.Commands;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -98,7 +99,7 @@ class ProgressThreadNvmetTest {
         String progressThread = c.loop().threadName();
         try (IoBuffer buf = c.allocateBuffer(4096)) {
             c.readAsync(1, 0, 8, buf, 0).get(60, TimeUnit.SECONDS);
-            NvmetRig.run("rm", link);
+            Commands.run("rm", link);
             // Commands submitted now may never be answered: the keep-alive failure must wake the
             // sleeping progress thread, which fails them.
             List<CompletableFuture<Void>> lost = new ArrayList<>();
@@ -123,7 +124,7 @@ class ProgressThreadNvmetTest {
             assertInstanceOf(NvmfTransportException.class, c.failure());
         } finally {
             c.close();
-            NvmetRig.sh("[[ -e '" + link + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
+            Commands.sh("[[ -e '" + link + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
                     + " /sys/kernel/config/nvmet/ports/1/subsystems/");
         }
         assertFalse(alive(progressThread), "close left the progress thread running");

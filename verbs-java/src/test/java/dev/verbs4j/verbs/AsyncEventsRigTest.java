@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.rig.Commands;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -95,18 +96,18 @@ class AsyncEventsRigTest {
             GidEntry chosenBefore = ctx.chooseGid(QpLoopback.PORT, GidChooser.preferRoceV2Ipv4());
             try (AsyncEvents ignored = ctx.asyncEvents(recorder)) {
                 try {
-                    RdmaTestSupport.run("ip", "link", "set", NETDEV, "down");
+                    Commands.run("ip", "link", "set", NETDEV, "down");
                     AsyncEvent down = recorder.next(AsyncEvent.PORT_ERR, "port error");
                     assertEquals(QpLoopback.PORT, down.port());
                     assertTrue(down.isPortEvent());
                     assertFalse(ctx.queryPort(QpLoopback.PORT).isActive(), "port is down");
 
-                    RdmaTestSupport.run("ip", "link", "set", NETDEV, "up");
+                    Commands.run("ip", "link", "set", NETDEV, "up");
                     AsyncEvent up = recorder.next(AsyncEvent.PORT_ACTIVE, "port active");
                     assertEquals(QpLoopback.PORT, up.port());
                 } finally {
                     // later tests need the port as it was: bring it back even when the test failed
-                    RdmaTestSupport.run("ip", "link", "set", NETDEV, "up");
+                    Commands.run("ip", "link", "set", NETDEV, "up");
                     awaitCondition(() -> ctx.queryPort(QpLoopback.PORT).isActive(), "port 1 ACTIVE again");
                     awaitCondition(() -> gids(ctx).equals(gidsBefore), "the GID table restored:\n" + gidsBefore);
                 }

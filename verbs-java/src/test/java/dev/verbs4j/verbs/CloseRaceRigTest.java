@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +29,8 @@ class CloseRaceRigTest {
 
     @Test
     void closeRacesWithPostAndPoll() throws Exception {
-        String device = RdmaTestSupport.deviceName();
-        Map<String, Integer> before = RdmaTestSupport.resourceCounts(device);
+        String device = RigEnvironment.current().device();
+        Map<String, Integer> before = ResourceShow.counts(device);
         ConcurrentLinkedQueue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
         long refused = 0;
         try (QpLoopback l = QpLoopback.resourcesOnly()) {
@@ -43,7 +45,7 @@ class CloseRaceRigTest {
             }
         }
         assertTrue(refused >= ROUNDS, "each round refused at least one use after close, got " + refused);
-        assertEquals(before, RdmaTestSupport.resourceCounts(device), "every native object was destroyed");
+        assertEquals(before, ResourceShow.counts(device), "every native object was destroyed");
     }
 
     /** One round: fresh CQ, SRQ, QPs and MR, three users, then everything closed under them. */

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.rig.Commands;
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -50,17 +53,17 @@ class CmConnectionRigTest {
     }
 
     private static InetAddress rigAddress() throws Exception {
-        return InetAddress.getByName(RdmaTestSupport.deviceAddress());
+        return InetAddress.getByName(RigEnvironment.current().address());
     }
 
     @AfterEach
     void noCmIdIsLeftBehind() throws InterruptedException {
-        String device = RdmaTestSupport.deviceName();
+        String device = RigEnvironment.current().device();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         int left;
-        while ((left = RdmaTestSupport.resourceCounts(device).getOrDefault("cm_id", -1)) != 0) {
+        while ((left = ResourceShow.counts(device).getOrDefault("cm_id", -1)) != 0) {
             if (System.nanoTime() > deadline) {
-                fail(left + " cm_id(s) left on " + device + ":\n" + RdmaTestSupport.run("rdma", "resource", "show", "cm_id"));
+                fail(left + " cm_id(s) left on " + device + ":\n" + Commands.run("rdma", "resource", "show", "cm_id"));
             }
             Thread.sleep(100);
         }
@@ -113,7 +116,7 @@ class CmConnectionRigTest {
                 CmId child = request.id();
                 try {
                     assertEquals(ip, child.peerAddress().getAddress());
-                    assertEquals(RdmaTestSupport.deviceName(), child.context().name());
+                    assertEquals(RigEnvironment.current().device(), child.context().name());
                     try (Endpoint endpoint = new Endpoint(child)) {
                         endpoint.postReceive();
                         CmEvent established = child.accept(CmConnectionParameters.defaults().withPrivateData(WELCOME), WAIT);
@@ -138,7 +141,7 @@ class CmConnectionRigTest {
         CmId id = channel.createId(CmPortSpace.TCP);
         try {
             id.resolveAddress(null, server, RESOLVE);
-            assertEquals(RdmaTestSupport.deviceName(), id.context().name());
+            assertEquals(RigEnvironment.current().device(), id.context().name());
             assertEquals(1, id.port());
             assertEquals(server, id.peerAddress());
             id.resolveRoute(RESOLVE);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.rig.RigEnvironment;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,7 +33,7 @@ class CmHandshakeRigTest {
 
     @Test
     void preparedQpsConnectThroughRdmaCmAndCarryAWriteAndASend() throws Exception {
-        InetAddress ip = InetAddress.getByName(RdmaTestSupport.deviceAddress());
+        InetAddress ip = InetAddress.getByName(RigEnvironment.current().address());
         CompletableFuture<Integer> port = new CompletableFuture<>();
         CompletableFuture<byte[]> server = CompletableFuture.supplyAsync(() -> serve(ip, port));
         try (CmEventChannel events = CmEventChannel.create();
@@ -100,7 +101,7 @@ class CmHandshakeRigTest {
 
     @Test
     void aRefusedConnectionFailsWithTheEventAndLeavesNoQp() throws Exception {
-        InetAddress ip = InetAddress.getByName(RdmaTestSupport.deviceAddress());
+        InetAddress ip = InetAddress.getByName(RigEnvironment.current().address());
         try (CmEventChannel events = CmEventChannel.create()) {
             // nobody listens on this rdma_cm port: the kernel answers with a reject or unreachable
             CmId id = CmHandshake.resolve(events, new InetSocketAddress(ip, 19_998), WAIT);

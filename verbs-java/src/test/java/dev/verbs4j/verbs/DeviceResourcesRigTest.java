@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -20,8 +22,8 @@ class DeviceResourcesRigTest {
 
     @Test
     void opensQueriesAndReleasesEverything() {
-        String name = RdmaTestSupport.deviceName();
-        Map<String, Integer> before = RdmaTestSupport.resourceCounts(name);
+        String name = RigEnvironment.current().device();
+        Map<String, Integer> before = ResourceShow.counts(name);
         try (Context ctx = RdmaTestSupport.openDevice()) {
             DeviceAttributes dev = ctx.queryDevice();
             assertTrue(dev.maxQp() > 0 && dev.maxCqe() > 0 && dev.maxMrSize() != 0, dev.toString());
@@ -36,7 +38,7 @@ class DeviceResourcesRigTest {
             GidEntry gid = ctx.chooseGid(1, GidChooser.preferRoceV2Ipv4());
             assertEquals(GidType.ROCE_V2, gid.type());
             assertTrue(gid.isIpv4(), gid.toString());
-            assertEquals(RdmaTestSupport.deviceAddress(), gid.address().getHostAddress());
+            assertEquals(RigEnvironment.current().address(), gid.address().getHostAddress());
             String expectedIndex = System.getenv("RIG_GID_INDEX");
             if (expectedIndex != null) {
                 assertEquals(Integer.parseInt(expectedIndex), gid.index());
@@ -59,14 +61,14 @@ class DeviceResourcesRigTest {
                     cq.requestNotification(false);
                     assertEquals(null, channel.await(Duration.ofMillis(200)), "no completion, no event");
                     System.out.printf("registered 1 MiB: %s%n", mr);
-                    Map<String, Integer> during = RdmaTestSupport.resourceCounts(name);
+                    Map<String, Integer> during = ResourceShow.counts(name);
                     assertEquals(before.get("mr") + 1, during.get("mr"));
                     assertEquals(before.get("cq") + 1, during.get("cq"));
                     assertEquals(before.get("pd") + 1, during.get("pd"));
                 }
             }
         }
-        assertEquals(before, RdmaTestSupport.resourceCounts(name), "rdma resource show back to where it was");
+        assertEquals(before, ResourceShow.counts(name), "rdma resource show back to where it was");
     }
 
     @Test
@@ -108,6 +110,6 @@ class DeviceResourcesRigTest {
     void unknownDeviceNameListsTheDevicesThatExist() {
         RdmaTestSupport.openDevice().close();
         VerbsException e = assertThrows(VerbsException.class, () -> Verbs.open("mlx5_99"));
-        assertTrue(e.getMessage().contains(RdmaTestSupport.deviceName()), e.getMessage());
+        assertTrue(e.getMessage().contains(RigEnvironment.current().device()), e.getMessage());
     }
 }

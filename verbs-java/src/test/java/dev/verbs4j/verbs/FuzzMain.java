@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +29,8 @@ public final class FuzzMain {
         long seed = seed();
         int sequences = Integer.getInteger("verbs4j.fuzz.sequences", 10_000);
         System.out.println("seed: " + seed);
-        String device = RdmaTestSupport.deviceName();
-        Map<String, Integer> before = RdmaTestSupport.resourceCounts(device);
+        String device = RigEnvironment.current().device();
+        Map<String, Integer> before = ResourceShow.counts(device);
         long start = System.nanoTime();
         FuzzPool pool = new FuzzPool();
         AtomicLong done = new AtomicLong();
@@ -71,7 +73,7 @@ public final class FuzzMain {
         }
         watchdog.interrupt();
         List<String> left = pool.closeAll();
-        Map<String, Integer> after = RdmaTestSupport.resourceCounts(device);
+        Map<String, Integer> after = ResourceShow.counts(device);
         System.out.println("sequences: " + Math.min(done.get(), sequences));
         System.out.println("steps: " + steps.get());
         System.out.println("refused: " + refusals.get());

@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import dev.verbs4j.unix.Errno;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -26,8 +28,8 @@ public final class MemlockChild {
         long capEff = Long.parseUnsignedLong(field(status, "CapEff"), 16);
         System.out.println("cap_ipc_lock: " + ((capEff >> CAP_IPC_LOCK & 1) != 0));
         System.out.println("memlock: " + MemlockLimit.current().describe());
-        String device = RdmaTestSupport.deviceName();
-        Map<String, Integer> before = RdmaTestSupport.resourceCounts(device);
+        String device = RigEnvironment.current().device();
+        Map<String, Integer> before = ResourceShow.counts(device);
         try (Context ctx = RdmaTestSupport.openDevice();
              ProtectionDomain pd = ctx.allocateProtectionDomain();
              Arena arena = Arena.ofConfined()) {
@@ -51,7 +53,7 @@ public final class MemlockChild {
             }
             // nothing pinned, no MR left on the device, and the PD has no phantom child
             System.out.println("pinned: " + field(Files.readString(Path.of("/proc/self/status")), "VmPin"));
-            Map<String, Integer> after = RdmaTestSupport.resourceCounts(device);
+            Map<String, Integer> after = ResourceShow.counts(device);
             System.out.println("mr: " + before.get("mr") + " -> " + after.get("mr"));
             ok &= before.get("mr").equals(after.get("mr"));
         }

@@ -1,5 +1,7 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.rig.ResourceShow;
+import dev.verbs4j.rig.RigEnvironment;
 import dev.verbs4j.unix.Errno;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -371,14 +373,14 @@ class QpRcRigTest {
 
     @Test
     void resourceCountsReturnToWhereTheyWere() {
-        String device = RdmaTestSupport.deviceName();
-        Map<String, Integer> before = RdmaTestSupport.resourceCounts(device);
+        String device = RigEnvironment.current().device();
+        Map<String, Integer> before = ResourceShow.counts(device);
         try (QpLoopback l = QpLoopback.rc(QpCapabilities.small())) {
-            Map<String, Integer> during = RdmaTestSupport.resourceCounts(device);
+            Map<String, Integer> during = ResourceShow.counts(device);
             assertEquals(before.get("qp") + 2, during.get("qp"), "two QPs: " + during);
             assertEquals(before.get("cq") + 2, during.get("cq"), "two CQs: " + during);
             assertEquals(before.get("mr") + 2, during.get("mr"), "two MRs: " + during);
         }
-        assertEquals(before, RdmaTestSupport.resourceCounts(device), "rdma resource show back to where it was");
+        assertEquals(before, ResourceShow.counts(device), "rdma resource show back to where it was");
     }
 }

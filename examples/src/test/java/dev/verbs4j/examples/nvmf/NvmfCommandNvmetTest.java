@@ -3,8 +3,8 @@ package dev.verbs4j.examples.nvmf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.verbs4j.rig.RigEnvironment;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,21 +17,14 @@ import org.junit.jupiter.api.Test;
 /** {@code verbs4j nvmf} against the rig's nvmet target: write a file, read it back, discover, identify, a bad LBA. */
 @Tag("rdma-nvmet")
 class NvmfCommandNvmetTest {
-
-    private static String env(String name) {
-        String v = System.getenv(name);
-        if (v == null) {
-            fail(name + " is not set: run in the rig's nvmet topology (ci/rig run --topology nvmet ...)");
-        }
-        return v;
-    }
+    private static final RigEnvironment RIG = RigEnvironment.current();
 
     private record Run(int exit, String out, String err) {
     }
 
     private static Run nvmf(String... args) {
-        String[] connection = {"-t", "rdma", "-a", env("RIG_ADDR"), "-s", env("RIG_NVMET_PORT"), "-n",
-                env("RIG_NVMET_NQN")};
+        String[] connection = {"-t", "rdma", "-a", RIG.address(), "-s", String.valueOf(RIG.nvmetPort()), "-n",
+                RIG.nvmetNqn()};
         String[] all = new String[args.length + connection.length];
         System.arraycopy(args, 0, all, 0, args.length);
         System.arraycopy(connection, 0, all, args.length, connection.length);
@@ -70,11 +63,11 @@ class NvmfCommandNvmetTest {
     void discoverAndIdentifyPrintTheSubsystem() {
         Run d = nvmf("discover");
         assertEquals(0, d.exit(), d.err());
-        assertTrue(d.out().contains("subnqn:  " + env("RIG_NVMET_NQN")), d.out());
+        assertTrue(d.out().contains("subnqn:  " + RIG.nvmetNqn()), d.out());
         assertTrue(d.out().contains("trsvcid: 4420"), d.out());
         Run i = nvmf("identify");
         assertEquals(0, i.exit(), i.err());
-        assertTrue(i.out().contains("subnqn  : " + env("RIG_NVMET_NQN")), i.out());
+        assertTrue(i.out().contains("subnqn  : " + RIG.nvmetNqn()), i.out());
         assertTrue(i.out().contains("lba size: 512"), i.out());
     }
 
