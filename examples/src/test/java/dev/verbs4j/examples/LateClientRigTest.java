@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.rig.Peer;
+import dev.verbs4j.rig.Ports;
+import dev.verbs4j.rig.RigEnvironment;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,11 +44,11 @@ class LateClientRigTest {
 
     @Test
     void everyModeServesAClientThatComesAMinuteLate() throws Exception {
-        String address = InteropRig.address();
+        String address = RigEnvironment.current().address();
         List<Server> servers = new ArrayList<>();
         for (CompletionMode mode : CompletionMode.values()) {
             for (TransportPreference transport : List.of(TransportPreference.RDMA, TransportPreference.TCP)) {
-                servers.add(startServer(mode, transport, InteropRig.nextPort()));
+                servers.add(startServer(mode, transport, Ports.next()));
             }
         }
         for (Server s : servers) {
@@ -64,7 +67,7 @@ class LateClientRigTest {
             String said = clientOut.toString(StandardCharsets.UTF_8);
             assertEquals(0, rc, s.name() + " client: " + said);
             assertTrue(said.contains("latency: round trip avg"), s.name() + " client: " + said);
-            assertEquals(0, s.served().get(InteropRig.PROCESS_SECONDS, TimeUnit.SECONDS), s.name() + " server: " + s.out());
+            assertEquals(0, s.served().get(Peer.PROCESS_SECONDS, TimeUnit.SECONDS), s.name() + " server: " + s.out());
             assertTrue(s.out().toString(StandardCharsets.UTF_8).contains("served " + ITERATIONS + " round trips"),
                     s.name() + " server: " + s.out());
             System.out.print(s.name() + ", client came after " + CLIENT_COMES_AFTER.toSeconds() + " s: " + said);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.nvmf.types.ControllerLostException;
+import dev.verbs4j.rig.Commands;
 import dev.verbs4j.nvmf.types.ControllerState;
 import dev.verbs4j.nvmf.types.NvmfException;
 import java.io.IOException;
@@ -89,11 +90,11 @@ class ReconnectNvmetTest {
     }
 
     private static void removePort() {
-        NvmetRig.run("rm", link());
+        Commands.run("rm", link());
     }
 
     private static void restorePort() {
-        NvmetRig.sh("[[ -e '" + link() + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
+        Commands.sh("[[ -e '" + link() + "' ]] || ln -s /sys/kernel/config/nvmet/subsystems/" + NvmetRig.nqn()
                 + " /sys/kernel/config/nvmet/ports/1/subsystems/");
     }
 
@@ -216,7 +217,7 @@ class ReconnectNvmetTest {
     }
 
     private static int blockSizeOf(Path dev) {
-        return Integer.parseInt(NvmetRig.sh("cat /sys/block/" + dev.getFileName() + "/queue/logical_block_size").strip());
+        return Integer.parseInt(Commands.sh("cat /sys/block/" + dev.getFileName() + "/queue/logical_block_size").strip());
     }
 
     private static void assertUnits(long[] acked, MemorySegment data) {

@@ -1,11 +1,11 @@
 package dev.verbs4j.guest;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.verbs4j.rig.Commands;
+import dev.verbs4j.rig.PeerResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** Runs a command of the rig tests (bin/verbs4j, possibly inside a network namespace) and keeps its output. */
 public record RigProcess(int exitCode, String output) {
@@ -21,14 +21,12 @@ public record RigProcess(int exitCode, String output) {
         throw new IllegalStateException("bin/verbs4j not found above " + Path.of("").toAbsolutePath());
     }
 
-    /** Runs the command with stdout only (the JVM's "Picked up ..." notes go to stderr). */
-    public static RigProcess run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("timed out: " + command);
+    /** Runs the command through the rig harness (bounded, the process tree killed on time-out); its stdout only. */
+    public static RigProcess run(List<String> command) {
+        PeerResult result = Commands.exec(Duration.ofSeconds(300), command);
+        if (result.timedOut()) {
+            throw new IllegalStateException("timed out: " + command + ": " + result.describe());
         }
-        return new RigProcess(p.exitValue(), out);
+        return new RigProcess(result.exit(), result.stdout());
     }
 }
