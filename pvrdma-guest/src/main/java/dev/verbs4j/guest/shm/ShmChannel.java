@@ -77,22 +77,40 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     /**
      * Sets the segment up over a connected unix socket whose peer the caller verified (the
-     * creator makes it, the other side attaches) and starts serving it in {@code loop}.
+     * creator makes it, the other side attaches), not yet in {@code loop}: the caller then either
+     * {@link #attach}es it, once both sides know the set-up worked, or {@link #abandon}s it.
      *
      * @param peerDepth the peer's send queue depth, as it stated: the rings hold both sides' credits
+     * @throws IOException when the segment cannot be made, sent or taken; the unix socket is then closed, so the
+     *         peer's side of the set-up ends at once instead of waiting for its time-out
      */
-    public static ShmChannel start(UnixSocket socket, boolean creator, int peerDepth, TransportChoice choice,
-                                   int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
+    public static ShmChannel open(UnixSocket socket, boolean creator, int peerDepth, TransportChoice choice,
+                                  int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
             throws IOException {
         long capacity = ShmLayout.capacity(config.sendQueueDepth(), peerDepth, maxMessageSize);
         Duration timeout = config.connectTimeout();
-        ShmSegment segment = creator ? ShmSegment.create(socket, capacity, timeout)
-                : ShmSegment.attach(socket, capacity, timeout);
-        ShmChannel channel = new ShmChannel(segment, choice, maxMessageSize, config, loop, ownsLoop);
-        channel.engine.watch(segment.ownWake.fd(), Epoll.IN, channel.wakeHandler);
-        channel.engine.watch(socket.fd(), Epoll.IN, channel.socketHandler);
-        channel.engine.addMemorySource(channel);
-        return channel;
+        ShmSegment segment;
+        try {
+            segment = creator ? ShmSegment.create(socket, capacity, timeout)
+                    : ShmSegment.attach(socket, capacity, timeout);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        return new ShmChannel(segment, choice, maxMessageSize, config, loop, ownsLoop);
+    }
+
+    /** Starts serving the segment in the loop: its ring, this side's eventfd and the unix socket join the loop. */
+    public void attach() {
+        engine.watch(segment.ownWake.fd(), Epoll.IN, wakeHandler);
+        engine.watch(segment.socket.fd(), Epoll.IN, socketHandler);
+        engine.addMemorySource(this);
+    }
+
+    /** Gives the segment, its fds and the unix socket back before {@link #attach}: the loop never saw them. */
+    public void abandon() {
+        released = true;
+        segment.close();
     }
 
     /** The mapped segment, for tests that play a hostile peer. */
