@@ -8,18 +8,12 @@ import dev.verbs4j.guest.bootstrap.ChannelServer;
 import dev.verbs4j.guest.bootstrap.PendingChannel;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.CompletionMode;
-import java.io.File;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,10 +26,9 @@ import org.junit.jupiter.api.Test;
  * last two need root, as {@code ci/test} runs.
  */
 class ShmAutoSelectionTest {
-    private static final Duration WAIT = ChannelPeerProcess.BOOTSTRAP_WAIT;
-    private static final String SAME_HOST = "shm (reason: both processes on one kernel, in one network namespace, "
-            + "under one user)";
-    private static final int NOBODY = 65534;
+    private static final Duration WAIT = LocalAutoPeer.WAIT;
+    private static final String SAME_HOST = LocalAutoPeer.SAME_HOST;
+    private static final int NOBODY = LocalAutoPeer.NOBODY;
 
     @Test
     void twoEndsInOneJvmGetSharedMemory() throws Exception {
@@ -49,33 +42,19 @@ class ShmAutoSelectionTest {
 
     @Test
     void twoProcessesOfOneUserGetSharedMemory() throws Exception {
-        File log = File.createTempFile("shm-auto-peer-", ".log");
-        try {
-            String peer = echoOnce(List.of(), ChannelPeerProcess.testClassPath(), log, SAME_HOST);
-            assertTrue(peer.lines().anyMatch(("transport: " + SAME_HOST)::equals), peer);
-        } finally {
-            log.delete();
-        }
+        LocalAutoPeer.echoesOverSharedMemory();
     }
 
     @Test
     void aPeerUnderAnotherUidFallsBackWithItsReason() throws Exception {
-        assumeTrue(isRoot(), "needs root to start the peer under another uid");
-        Path classes = readableCopy(ChannelPeerProcess.testClassPath());
-        File log = File.createTempFile("shm-auto-peer-", ".log");
-        try {
-            List<String> prefix = List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups");
-            String peer = echoOnce(prefix, Files.readString(classes.resolve("classpath")), log, "not shm: the peer runs as uid " + NOBODY + ", this process as 0");
-            assertTrue(peer.contains("not shm: the peer runs as uid 0, this process as " + NOBODY), peer);
-        } finally {
-            log.delete();
-            deleteTree(classes);
-        }
+        assumeTrue(LocalAutoPeer.isRoot(), "needs root to start the peer under another uid");
+        String peer = LocalAutoPeer.echoesAsNobody("not shm: the peer runs as uid " + NOBODY + ", this process as 0");
+        assertTrue(peer.contains("not shm: the peer runs as uid 0, this process as " + NOBODY), peer);
     }
 
     @Test
     void aPeerInAnotherNetworkNamespaceFallsBackWithItsReason() throws Exception {
-        assumeTrue(isRoot(), "needs root to enter a network namespace of its own");
+        assumeTrue(LocalAutoPeer.isRoot(), "needs root to enter a network namespace of its own");
         // the namespace lives while cat waits on its input; "ready" once it exists
         Process holder = new ProcessBuilder("unshare", "-n", "sh", "-c", "echo ready; exec cat").start();
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
@@ -101,72 +80,6 @@ class ShmAutoSelectionTest {
         } finally {
             holder.destroyForcibly();
             holder.waitFor(30, TimeUnit.SECONDS);
-        }
-    }
-
-    /**
-     * A child JVM behind {@code prefix} connects with AUTO and echoes; this side checks that its
-     * transport describes with {@code expected} in it and that a message comes back whole. Returns the
-     * child's output.
-     */
-    private static String echoOnce(List<String> prefix, String classPath, File log, String expected)
-            throws Exception {
-        try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
-             ChannelServer server = ChannelServer.listen("127.0.0.1", 0,
-                     ChannelConfig.defaults().loop(loop).connectTimeout(WAIT))) {
-            Process peer = ChannelPeerProcess.start(prefix, classPath, "127.0.0.1", server.port(),
-                    ChannelConfig.defaults().maxMessageSize(4096), "echo", log);
-            try (Channel channel = server.accept(Duration.ofSeconds(120))) {
-                assertTrue(channel.transport().describe().contains(expected), channel.transport().describe());
-                channel.send(ChannelTestBytes.pattern(5, 4000), 7).get(30, TimeUnit.SECONDS);
-                ChannelMessage echo = channel.receive().get(30, TimeUnit.SECONDS);
-                assertEquals(-1, ChannelTestBytes.mismatch(echo.data(), 5));
-            } finally {
-                assertTrue(peer.waitFor(60, TimeUnit.SECONDS), "the peer ends when the channel closes");
-                peer.destroyForcibly();
-            }
-        }
-        return Files.readString(log.toPath());
-    }
-
-    private static boolean isRoot() throws IOException {
-        return Files.readAllLines(Path.of("/proc/self/status")).stream()
-                .anyMatch(l -> l.startsWith("Uid:") && l.substring(4).trim().split("\\s+")[1].equals("0"));
-    }
-
-    /**
-     * A directory that holds the class path's jars copied where any user may read them (a local
-     * Maven repository is often private to its owner) and, in its file {@code classpath}, the class
-     * path that uses the copies (directories stay as they are).
-     */
-    private static Path readableCopy(String classPath) throws IOException {
-        Path dir = Files.createTempDirectory("shm-auto-cp-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwxr-xr-x")));
-        List<String> entries = new ArrayList<>();
-        int i = 0;
-        for (String entry : classPath.split(File.pathSeparator)) {
-            Path p = Path.of(entry);
-            if (entry.isEmpty() || !Files.exists(p)) {
-                continue;
-            }
-            if (Files.isRegularFile(p)) {
-                Path copy = dir.resolve((i++) + "-" + p.getFileName());
-                Files.copy(p, copy);
-                Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
-                entries.add(copy.toString());
-            } else {
-                entries.add(entry);
-            }
-        }
-        Files.writeString(dir.resolve("classpath"), String.join(File.pathSeparator, entries));
-        return dir;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }

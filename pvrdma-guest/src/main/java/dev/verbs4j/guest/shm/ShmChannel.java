@@ -365,7 +365,14 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         return endCause() == null;
     }
 
+    /**
+     * The peer closes after everything it sent. What this side wrote before is in the peer's ring,
+     * taken or not: those sends complete, as on RDMA, where the peer's adapter acknowledges what
+     * reached its receive queue whether its application took it or not. (The peer's application
+     * may close as soon as it has a message, before its loop published how far it read.)
+     */
     private void peerSaidGoodbye() {
+        completeSendsUpTo(Long.MAX_VALUE);
         if (closing) {
             peerDone.complete(null);
             end(new ChannelException(ChannelError.CLOSED, "the channel was closed by this side"));
@@ -376,6 +383,11 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     /** Sends the peer has taken: their credits come back. */
     private int completeSends() {
+        return completeSendsUpTo(-1);
+    }
+
+    /** Sends that end at or before {@code head} (-1: the peer's published position) complete. */
+    private int completeSendsUpTo(long head) {
         if (sends.isEmpty()) {
             return 0;
         }
@@ -386,7 +398,7 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
             if (released) {
                 return 0;
             }
-            n = sends.takeUpTo(out.readHead());
+            n = sends.takeUpTo(head < 0 ? out.readHead() : head);
         } catch (ChannelException e) {
             failure = e;
             n = 0;
