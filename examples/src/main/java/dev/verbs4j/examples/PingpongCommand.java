@@ -32,18 +32,21 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bin/verbs4j pingpong}: the channel layer's demo. Two processes connect; RDMA when both
- * can, TCP otherwise (and the first line says which and why); then round trips for latency and
- * a one-way stream for throughput, each after a warm-up that is reported and not counted (the
- * JIT compiles the path meanwhile); the first round trip, cold, has its own line.
+ * {@code bin/verbs4j pingpong}: the channel layer's demo. Two processes connect; shared memory on
+ * one machine, else RDMA when both can, else TCP (and the first line says which and why); then
+ * round trips for latency and a one-way stream for throughput, each after a warm-up that is
+ * reported and not counted (the JIT compiles the path meanwhile); the first round trip, cold,
+ * has its own line.
  */
 @Command(name = "pingpong",
         customSynopsis = {"${COMMAND-FULL-NAME} --server [OPTIONS]     wait for one client",
                 "       ${COMMAND-FULL-NAME} [OPTIONS] HOST         connect to a server on HOST"},
-        description = {"channel ping-pong: RDMA when both sides can, else TCP (says which and why)",
-                "Ping-pong over a verbs4j channel: RDMA (an RC queue pair) when both sides can, else TCP. The first "
-                        + "line says which transport runs and why; then round-trip latency and throughput. On a host "
-                        + "without RDMA it runs on TCP with no set-up."})
+        description = {"channel ping-pong: shm on one machine, else RDMA when both sides can, else TCP (says which "
+                + "and why)",
+                "Ping-pong over a verbs4j channel: shared memory between two processes of one user on one machine, "
+                        + "else RDMA (an RC queue pair) when both sides can, else TCP. The first line says which "
+                        + "transport runs and why; then round-trip latency and throughput. --transport rdma keeps two "
+                        + "local processes on RDMA."})
 public final class PingpongCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.loop.CompletionMode;
-import dev.verbs4j.verbs.Verbs;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -14,14 +13,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** bin/verbs4j pingpong over loopback on this host: TCP with the reason first, then the numbers. */
+/** bin/verbs4j pingpong between two ends on this host: the transport with its reason first, then the numbers. */
 class PingpongCommandTest {
 
     @Test
-    void runsOnTcpAndSaysWhyFirst() throws Exception {
-        String expectedFirst = Verbs.devices().isEmpty() ? "transport: tcp (reason: no RDMA device)"
-                : "transport: tcp (reason: forced by configuration)";
-        TransportPreference transport = Verbs.devices().isEmpty() ? TransportPreference.AUTO : TransportPreference.TCP;
+    void runsOnSharedMemoryAndSaysWhyFirst() throws Exception {
+        runs(TransportPreference.AUTO, "transport: shm (reason: both processes on one kernel, in one network "
+                + "namespace, under one user)");
+    }
+
+    @Test
+    void runsOnTcpWhenToldAndSaysSoFirst() throws Exception {
+        runs(TransportPreference.TCP, "transport: tcp (reason: forced by configuration)");
+    }
+
+    private static void runs(TransportPreference transport, String expectedFirst) throws Exception {
         for (CompletionMode mode : CompletionMode.values()) {
             int port = freePort();
             var server = new PingpongCommand.Settings(true, null, transport, mode, 1024, 200, 30, port, null, -1);

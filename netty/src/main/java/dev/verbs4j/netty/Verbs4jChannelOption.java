@@ -12,7 +12,10 @@ import io.netty.channel.ChannelOption;
  * @param <T> the option's value type
  */
 public final class Verbs4jChannelOption<T> extends ChannelOption<T> {
-    /** RDMA when both ends can (AUTO, the default), or RDMA or TCP forced. */
+    /**
+     * AUTO (the default): shared memory between two processes of one user on one machine, else
+     * RDMA when both ends can, else TCP; or SHM, RDMA or TCP forced.
+     */
     public static final ChannelOption<TransportPreference> TRANSPORT = valueOf(Verbs4jChannelOption.class,
             "VERBS4J_TRANSPORT");
     /** The RDMA device to use, such as "rxe0"; null (the default) for the first usable one. */

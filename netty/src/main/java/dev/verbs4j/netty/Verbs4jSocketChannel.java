@@ -32,8 +32,9 @@ import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Netty stream channel over one of verbs4j's channels: RDMA (an RC queue pair) when both ends
- * can, TCP otherwise, as {@link Verbs4jChannelOption#TRANSPORT} allows. It runs on a
+ * A Netty stream channel over one of verbs4j's channels: shared memory between two processes of
+ * one user on one machine, else RDMA (an RC queue pair) when both ends can, else TCP, as
+ * {@link Verbs4jChannelOption#TRANSPORT} allows. It runs on a
  * {@link Verbs4jIoHandler}'s event loop, whose thread calls it back. The peer is a channel of
  * this transport ({@link Verbs4jServerSocketChannel}'s children and this class talk to each
  * other only).

@@ -4,7 +4,12 @@ import java.util.Locale;
 
 /** Configuration's say in the transport: choose by capabilities, or force one. */
 public enum TransportPreference {
-    /** RDMA when both sides can, else TCP; a failed RDMA connect falls back to TCP. */
+    /**
+     * Shared memory between two processes on one kernel, in one network namespace, under one
+     * user (as both state in the bootstrap exchange); else RDMA when both sides can, else TCP. A
+     * failed shared-memory set-up falls back to RDMA or TCP, a failed RDMA connect to TCP; the
+     * channel's {@link TransportChoice#reason()} says why.
+     */
     AUTO,
     /** RDMA or fail: no fallback. */
     RDMA,

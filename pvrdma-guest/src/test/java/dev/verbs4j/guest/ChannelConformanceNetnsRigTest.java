@@ -3,7 +3,6 @@ package dev.verbs4j.guest;
 import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.guest.bootstrap.ChannelServer;
 import dev.verbs4j.loop.CompletionMode;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -24,7 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Situation (3) of the issue through the whole conformance suite: the client end of every pair is
  * made on a thread that has joined the rig's {@code nordma} network namespace (rdma netns mode
  * exclusive, no RDMA device there), the server end listens in the init namespace, which sees rxe0.
- * Both ends ask for {@link TransportPreference#AUTO}: TCP must result, and each end must say why.
+ * Both ends ask for {@link TransportPreference#AUTO}: TCP must result, and each end must say why
+ * (and why not shared memory: the ends are in two network namespaces).
  * The killed-peer test runs its far end under {@code ip netns exec} instead.
  * <p>
  * BUSY and EVENT, not ADAPTIVE: what this class adds is the namespace, and ADAPTIVE is BUSY then
@@ -39,12 +39,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ParameterizedClass
 @EnumSource(value = CompletionMode.class, names = {"BUSY_POLL", "EVENT"})
 class ChannelConformanceNetnsRigTest extends ChannelConformanceSuite {
-    /** What the end in the init namespace (it sees rxe0) reports. */
+    /** How the reason of the end in the init namespace (it sees rxe0) begins. */
     static final String SERVER_DESCRIPTION = "tcp (reason: peer has no RDMA device visible in its network namespace "
-            + "(netns mode exclusive))";
-    /** What the end in the namespace without a device reports. */
+            + "(netns mode exclusive); not shm: the peer is in another network namespace";
+    /** How the reason of the end in the namespace without a device begins. */
     static final String CLIENT_DESCRIPTION = "tcp (reason: no RDMA device visible in this network namespace "
-            + "(netns mode exclusive))";
+            + "(netns mode exclusive); not shm: the peer is in another network namespace";
 
     @Parameter
     CompletionMode mode;
@@ -109,7 +109,8 @@ class ChannelConformanceNetnsRigTest extends ChannelConformanceSuite {
 
     @Test
     void eachEndSaysWhyItRunsOnTcp() {
-        assertEquals(SERVER_DESCRIPTION, pair.server().transport().describe(), "this end sees rxe0, its peer none");
-        assertEquals(CLIENT_DESCRIPTION, pair.client().transport().describe(), "this end sees no device");
+        String server = pair.server().transport().describe(), client = pair.client().transport().describe();
+        assertTrue(server.startsWith(SERVER_DESCRIPTION), "this end sees rxe0, its peer none: " + server);
+        assertTrue(client.startsWith(CLIENT_DESCRIPTION), "this end sees no device: " + client);
     }
 }

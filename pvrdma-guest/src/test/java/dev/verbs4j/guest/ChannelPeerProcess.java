@@ -68,11 +68,33 @@ public final class ChannelPeerProcess {
     private static Process start(List<String> prefix, String host, int port, TransportPreference transport,
                                  CompletionMode mode, int maxMessage, String behaviour, List<String> device, File log)
             throws Exception {
+        return start(prefix, testClassPath(), host, port, transport, mode, maxMessage, behaviour, device, log);
+    }
+
+    /** The class path of this test JVM, which the child runs with. */
+    static String testClassPath() {
+        return System.getProperty("java.class.path") + File.pathSeparator
+                + System.getProperty("surefire.test.class.path", "");
+    }
+
+    /**
+     * As {@link #start(List, String, int, ChannelConfig, String, File)}, the child running with
+     * {@code classPath} (a copy that a peer under another uid can read).
+     */
+    static Process start(List<String> prefix, String classPath, String host, int port, ChannelConfig peer,
+                         String behaviour, File log) throws Exception {
+        return start(prefix, classPath, host, port, peer.transport(), peer.mode(), peer.maxMessageSize(), behaviour,
+                List.of(), log);
+    }
+
+    private static Process start(List<String> prefix, String classPath, String host, int port,
+                                 TransportPreference transport, CompletionMode mode, int maxMessage, String behaviour,
+                                 List<String> device, File log) throws Exception {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-cp");
-        command.add(System.getProperty("java.class.path") + File.pathSeparator + System.getProperty("surefire.test.class.path", ""));
+        command.add(classPath);
         command.add(ChannelPeerProcess.class.getName());
         command.addAll(List.of(host, Integer.toString(port), transport.name(), mode.name(), Integer.toString(maxMessage),
                 behaviour));

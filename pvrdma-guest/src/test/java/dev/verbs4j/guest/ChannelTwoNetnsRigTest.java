@@ -31,44 +31,61 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class ChannelTwoNetnsRigTest {
     private static final int MAX_MESSAGE = 16 * 1024;
+    private static final String NOT_SHM = "not shm: the peer is in another network namespace";
 
-    private static ChannelConfig config(NetnsPair rig, int side, boolean nameDevice) {
-        ChannelConfig c = ChannelConfig.defaults().transport(TransportPreference.RDMA).maxMessageSize(MAX_MESSAGE)
+    private static ChannelConfig config(NetnsPair rig, int side, boolean nameDevice, TransportPreference transport) {
+        ChannelConfig c = ChannelConfig.defaults().transport(transport).maxMessageSize(MAX_MESSAGE)
                 .connectTimeout(Duration.ofSeconds(60));
         return rig.exclusive() || !nameDevice ? c : c.device(rig.devices()[side]).gidIndex(rig.gidIndex());
     }
 
     @Test
     void echoAcrossTheNamespacesOverRdmaIsByteExact() throws Exception {
-        echo(true);
+        echo(true, TransportPreference.RDMA);
     }
 
     /** Nothing named: in shared mode nsa must not take rxe0 (visible, but its interface is not in nsa). */
     @Test
     void eachEndPicksTheDeviceOfItsOwnNamespaceByItself() throws Exception {
-        echo(false);
+        echo(false, TransportPreference.RDMA);
     }
 
-    private static void echo(boolean nameDevices) throws Exception {
+    /**
+     * AUTO on both ends: one kernel and one user, but two network namespaces, so no shared memory
+     * (its abstract unix socket would not reach across) and RDMA, each end saying why not shm.
+     * This is where the rig shows AUTO choosing RDMA between two processes: the two-hosts topology
+     * emulates two hosts with rxe1 and rxe2, but both addresses are in one namespace of one kernel,
+     * and there AUTO rightly shares memory; RDMA there is tested forced
+     * (RdmaChannelConformanceTwoHostsRigTest).
+     */
+    @Test
+    void autoChoosesRdmaAcrossTheNamespacesAndSaysWhyNotShm() throws Exception {
+        echo(false, TransportPreference.AUTO);
+    }
+
+    private static void echo(boolean nameDevices, TransportPreference transport) throws Exception {
         NetnsPair rig = NetnsPair.fromRig();
         File log = File.createTempFile("two-netns-peer-", ".log");
         log.deleteOnExit();
         try (NetworkNamespace nsa = NetworkNamespace.open(rig.namespaces()[0]);
              CompletionLoop loop = CompletionLoop.start(CompletionMode.BUSY_POLL)) {
-            ChannelConfig here = config(rig, 0, nameDevices).loop(loop);
+            ChannelConfig here = config(rig, 0, nameDevices, transport).loop(loop);
             ChannelServer listener = nsa.call(() -> ChannelServer.listen(rig.addresses()[0], 0, here));
             Process peer = null;
             try (listener) {
                 long[] n0Before = NetnsPair.packets(nsa, NetnsPair.veth(0));
                 peer = ChannelPeerProcess.start(List.of("ip", "netns", "exec", rig.namespaces()[1]),
-                        rig.addresses()[0], listener.port(), config(rig, 1, nameDevices).mode(CompletionMode.BUSY_POLL), "echo", log);
+                        rig.addresses()[0], listener.port(), config(rig, 1, nameDevices, transport).mode(CompletionMode.BUSY_POLL), "echo", log);
                 // accepting probes the device: in exclusive mode only a thread of nsa sees rxea
                 try (Channel channel = nsa.call(() -> listener.accept(Duration.ofSeconds(120)))) {
-                    String transport = channel.transport().describe();
-                    System.out.println("nsa end: " + transport);
-                    assertTrue(transport.startsWith("rdma"), transport);
-                    assertTrue(transport.contains(rig.devices()[0]), "nsa's end runs on " + rig.devices()[0] + ": "
-                            + transport);
+                    String described = channel.transport().describe();
+                    System.out.println("nsa end: " + described + " (" + channel.transport().reason() + ")");
+                    assertTrue(described.startsWith("rdma"), described);
+                    if (transport == TransportPreference.AUTO) {
+                        assertTrue(channel.transport().reason().contains(NOT_SHM), channel.transport().reason());
+                    }
+                    assertTrue(described.contains(rig.devices()[0]), "nsa's end runs on " + rig.devices()[0] + ": "
+                            + described);
                     int messages = 64;
                     for (int i = 0; i < messages; i++) {
                         int length = 1 + (i * 997) % MAX_MESSAGE;

@@ -4,7 +4,6 @@ import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.guest.bootstrap.ChannelServer;
 import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -90,27 +89,34 @@ class TwoNetnsExclusiveRigTest {
 
     @Test
     @Order(2)
-    void theInitialNamespaceListsNoneAndAChannelThereFallsBackToTcpWithTheReason() throws Exception {
+    void theInitialNamespaceListsNoneAndAChannelThereSaysWhyNotRdma() throws Exception {
         rig();
         assertEquals(List.of(), names(), "the initial namespace sees no device");
         VerbsException e = assertThrows(VerbsException.class, () -> Verbs.open("rxea"));
         assertTrue(e.getMessage().contains("in this network namespace: it exists on this machine but belongs to another "
                 + "network namespace " + HIDDEN), e.getMessage());
+        // both ends in this JVM: AUTO shares memory, no device needed; forced RDMA is refused with the reason
         ChannelConfig auto = ChannelConfig.defaults().transport(TransportPreference.AUTO).maxMessageSize(4096);
+        ChannelConfig rdma = ChannelConfig.defaults().transport(TransportPreference.RDMA).maxMessageSize(4096);
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.BUSY_POLL);
              ChannelServer listener = ChannelServer.listen("127.0.0.1", 0, auto.loop(loop))) {
             var client = java.util.concurrent.CompletableFuture.supplyAsync(
                     () -> ChannelConnector.connect("127.0.0.1", listener.port(), auto));
             try (Channel server = listener.accept(Duration.ofSeconds(60));
                  Channel c = client.get(60, TimeUnit.SECONDS)) {
-                String why = c.transport().describe();
-                System.out.println("init namespace channel: " + why);
-                assertFalse(c.transport().isRdma(), why);
-                assertTrue(why.startsWith("tcp (reason: no RDMA device visible in this network namespace (netns mode "
-                        + "exclusive"), why);
+                assertEquals(TransportKind.SHM, c.transport().kind(), c.transport().describe());
                 c.send(ChannelTestBytes.pattern(5, 3000)).get(30, TimeUnit.SECONDS);
                 assertEquals(-1, ChannelTestBytes.mismatch(server.receive().get(30, TimeUnit.SECONDS).data(), 5));
             }
+            var refused = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> ChannelConnector.connect("127.0.0.1", listener.port(), rdma));
+            assertThrows(ChannelException.class, () -> listener.accept(Duration.ofSeconds(60)));
+            var failed = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> refused.get(60, TimeUnit.SECONDS));
+            String why = failed.getCause().getMessage();
+            System.out.println("init namespace, rdma forced: " + why);
+            assertTrue(why.contains("rdma is forced by configuration but no RDMA device visible in this network "
+                    + "namespace (netns mode exclusive"), why);
         }
     }
 

@@ -13,8 +13,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Quick-start: the Channel API, one interface over RDMA and TCP. {@code auto} takes RDMA when both
- * ends can and TCP otherwise; {@code rdma}, {@code tcp} and {@code shm} (shared memory, both ends on one machine) force one. The first line each side
+ * Quick-start: the Channel API, one interface over shared memory, RDMA and TCP. {@code auto}
+ * takes shared memory between two processes of one user on one machine, else RDMA when both ends
+ * can, else TCP; {@code shm}, {@code rdma} and {@code tcp} force one. The first line each side
  * prints says which transport carries the channel and why.
  *
  * <pre>

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Quick-start: a Netty echo server and client on verbs4j: the event loop group's I/O handler and
  * the two channel classes are the only change to a Netty program on NIO; the pipeline stays as
- * it was. The client prints which transport carries it (RDMA when both ends can, else TCP).
+ * it was. The client prints which transport carries it (shared memory between two processes of
+ * one user on one machine, else RDMA when both ends can, else TCP).
  *
  * <pre>
  * ... dev.verbs4j.examples.quickstart.NettyEcho server 18520

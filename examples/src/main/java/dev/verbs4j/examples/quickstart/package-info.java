@@ -9,7 +9,7 @@
  *   <li>{@link dev.verbs4j.examples.quickstart.Atomics}: fetch-and-add and compare-and-swap</li>
  *   <li>{@link dev.verbs4j.examples.quickstart.UdDatagram}: unreliable datagrams</li>
  *   <li>{@link dev.verbs4j.examples.quickstart.CmClientServer}: rdma_cm client and server</li>
- *   <li>{@link dev.verbs4j.examples.quickstart.ChannelTransport}: the Channel API over RDMA or TCP</li>
+ *   <li>{@link dev.verbs4j.examples.quickstart.ChannelTransport}: the Channel API over shared memory, RDMA or TCP</li>
  * </ul>
  */
 package dev.verbs4j.examples.quickstart;

@@ -24,9 +24,11 @@ import org.slf4j.LoggerFactory;
  * Sets a channel up over a freshly connected TCP socket. Both sides state their capabilities
  * ({@link BootstrapHello}), both apply {@link TransportSelector} to the two statements, then
  * either connect queue pairs (exchanging QP number, PSN and GID over this socket, which then
- * stays as the RDMA channel's control and liveness connection), set up shared memory when a side
- * forces it ({@link ShmHandshake}), or keep the socket as the TCP channel itself. An RDMA connect that fails or times out falls back to TCP unless
- * configuration forced RDMA.
+ * stays as the RDMA channel's control and liveness connection), set up shared memory between
+ * processes on one kernel, in one network namespace, under one user ({@link ShmHandshake}), or
+ * keep the socket as the TCP channel itself. A shared-memory set-up that fails falls back to RDMA
+ * (or TCP, as the capabilities say) unless configuration forced shm; an RDMA connect that fails
+ * or times out falls back to TCP unless configuration forced RDMA.
  */
 final class BootstrapExchange {
     private static final Logger LOG = LoggerFactory.getLogger(BootstrapExchange.class);
@@ -106,15 +108,32 @@ final class BootstrapExchange {
                 theirs.capabilities(), theirs.host());
         boolean rdmaForced = config.transport() == TransportPreference.RDMA
                 || theirs.preference() == TransportPreference.RDMA;
+        boolean shmForced = config.transport() == TransportPreference.SHM
+                || theirs.preference() == TransportPreference.SHM;
 
         boolean ownsLoop = config.loop() == null;
         CompletionLoop loop = ownsLoop ? CompletionLoop.start(config.mode()) : config.loop();
         try {
+            String shmNote = null; // why not shm, for a TCP fallback's reason after a failed RDMA connect
             if (choice.kind() == TransportKind.SHM) {
-                Channel channel = ShmHandshake.connect(socket, streams, mine, theirs, choice, maxMessage, config, loop,
-                        ownsLoop);
-                LOG.info("transport: {}", choice.describe());
-                return channel;
+                try {
+                    Channel channel = ShmHandshake.connect(socket, streams, mine, theirs, choice, maxMessage, config,
+                            loop, ownsLoop);
+                    LOG.info("transport: {}", choice.describe());
+                    return channel;
+                } catch (ShmChannelFallback e) {
+                    if (shmForced) {
+                        throw new ChannelException(ChannelError.CONNECT_FAILED,
+                                "shm is forced by configuration but its set-up failed: " + e.getMessage(), e);
+                    }
+                    shmNote = TransportSelector.shmFailedNote(e.getMessage());
+                    choice = TransportSelector.afterShmFailed(config.transport(), local, theirs.preference(),
+                            theirs.capabilities(), e.getMessage());
+                    LOG.warn("shm set-up failed, falling back to {}: {}", choice.kind().label(), e.getMessage());
+                }
+            } else if (config.transport() == TransportPreference.AUTO
+                    && theirs.preference() == TransportPreference.AUTO) {
+                shmNote = TransportSelector.notShmNote(mine.host().gapTo(theirs.host()));
             }
             if (choice.isRdma()) {
                 try {
@@ -128,6 +147,9 @@ final class BootstrapExchange {
                                 "rdma is forced by configuration but the RDMA connect failed: " + e.getMessage(), e);
                     }
                     choice = TransportChoice.tcp("RDMA connect failed: " + e.getMessage());
+                    if (shmNote != null) {
+                        choice = TransportSelector.withNote(choice, shmNote);
+                    }
                     LOG.warn("RDMA connect failed, falling back to TCP: {}", e.getMessage());
                 }
             }

@@ -12,8 +12,9 @@ public final class ChannelConnector {
     private ChannelConnector() {}
 
     /**
-     * Connects to {@code host:port} and agrees on the transport with the server: RDMA when both
-     * sides can and neither forces TCP, otherwise TCP with the reason in {@link Channel#transport()}.
+     * Connects to {@code host:port} and agrees on the transport with the server: under AUTO shared
+     * memory between processes of one user on one kernel in one network namespace, else RDMA when
+     * both sides can, else TCP, with the reason in {@link Channel#transport()}; or what a side forces.
      *
      * @param host   the server's host name or address
      * @param port   the server's port

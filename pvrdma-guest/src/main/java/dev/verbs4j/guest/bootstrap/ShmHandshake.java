@@ -2,8 +2,6 @@ package dev.verbs4j.guest.bootstrap;
 
 import dev.verbs4j.guest.Channel;
 import dev.verbs4j.guest.ChannelConfig;
-import dev.verbs4j.guest.ChannelError;
-import dev.verbs4j.guest.ChannelException;
 import dev.verbs4j.guest.TransportChoice;
 import dev.verbs4j.guest.probe.SameHostFacts;
 import dev.verbs4j.guest.shm.ShmChannel;
@@ -16,16 +14,19 @@ import java.util.HexFormat;
 
 /**
  * The shared-memory half of the bootstrap exchange, after both hellos stated one kernel, one
- * network namespace and one user. What the hellos said is then proved, in step on both sides
- * (each step ends with both telling each other how it went):
+ * network namespace and one user. What the hellos said is then proved, in step on both sides:
+ * each step ends with both telling each other how it went over the bootstrap socket, so a
+ * failure on either side is a {@link ShmChannelFallback} on both, and the exchange goes on to
+ * RDMA or TCP over the same socket.
  * <ol>
  *   <li>one side (the lower pid, then port) listens on an abstract unix socket named by 128
  *   random bits and sends the name over the bootstrap socket; the other connects, which only
  *   works in the same network namespace on the same kernel</li>
  *   <li>each checks the other's pid and uid as the kernel saw them at connect (SO_PEERCRED)
  *   against what its hello stated: a socket name seen by some third process gets it nowhere</li>
- *   <li>the segment and the eventfds go over the unix socket ({@link ShmChannel#start}); the
- *   bootstrap socket is closed, the unix socket stays as the channel's sign of life</li>
+ *   <li>the segment and the eventfds go over the unix socket ({@link ShmChannel#open}); only when
+ *   both sides have theirs does either attach it to its loop. The bootstrap socket is then
+ *   closed, the unix socket stays as the channel's sign of life</li>
  * </ol>
  */
 final class ShmHandshake {
@@ -36,47 +37,74 @@ final class ShmHandshake {
 
     static Channel connect(NativeSocket tcp, BootstrapStreams streams, BootstrapHello mine, BootstrapHello theirs,
                            TransportChoice choice, int maxMessageSize, ChannelConfig config, CompletionLoop loop,
-                           boolean ownsLoop) throws IOException {
+                           boolean ownsLoop) throws IOException, ShmChannelFallback {
         boolean creator = mine.host().pid() != theirs.host().pid() ? mine.host().pid() < theirs.host().pid()
                 : tcp.localAddress().getPort() < tcp.remoteAddress().getPort();
-        UnixSocket socket = creator ? listenAndAccept(streams, config) : connectToPeer(streams, config);
+        UnixSocket socket = creator ? listenAndAccept(streams, config, theirs.host())
+                : connectToPeer(streams, config, theirs.host());
+        ShmChannel channel = null;
+        String failure = null;
         try {
-            String failure = credentialsGap(socket.peerCredentials(), theirs.host());
-            streams.sendOutcome(failure);
-            String peerFailure = streams.readOutcome();
-            if (failure != null || peerFailure != null) {
-                throw failed(failure != null ? failure : "peer: " + peerFailure);
-            }
-            ShmChannel channel = ShmChannel.start(socket, creator, theirs.sendQueueDepth(), choice, maxMessageSize,
-                    config, loop, ownsLoop);
-            tcp.close();
-            return channel;
+            channel = ShmChannel.open(socket, creator, theirs.sendQueueDepth(), choice, maxMessageSize, config, loop,
+                    ownsLoop);
         } catch (IOException | RuntimeException e) {
-            socket.close();
+            failure = "cannot set the segment up: " + e.getMessage(); // open closed the unix socket
+        }
+        try {
+            bothOutcomes(streams, failure);
+        } catch (IOException | RuntimeException | ShmChannelFallback e) {
+            if (channel != null) {
+                channel.abandon();
+            }
+            throw e;
+        }
+        channel.attach();
+        tcp.close();
+        return channel;
+    }
+
+    /** The creator's side of steps 1 and 2: the verified unix socket, or a fallback both sides take. */
+    private static UnixSocket listenAndAccept(BootstrapStreams streams, ChannelConfig config, SameHostFacts peer)
+            throws IOException, ShmChannelFallback {
+        byte[] nonce = new byte[16];
+        RANDOM.nextBytes(nonce);
+        String name = NAME_PREFIX + HexFormat.of().formatHex(nonce);
+        UnixSocket listener;
+        try {
+            listener = UnixSocket.listenAbstract(name);
+        } catch (RuntimeException e) {
+            streams.sendOutcome("cannot listen on an abstract unix socket: " + e.getMessage());
+            throw new ShmChannelFallback("cannot listen on an abstract unix socket: " + e.getMessage());
+        }
+        UnixSocket socket = null;
+        try (listener) {
+            streams.sendOutcome(null);
+            streams.send(out -> out.writeUTF(name));
+            giveUpIf(null, streams.readOutcome());
+            String failure;
+            try {
+                socket = listener.accept(config.connectTimeout());
+                failure = credentialsGap(socket.peerCredentials(), peer);
+            } catch (IOException | RuntimeException e) {
+                failure = "the peer's connect to the abstract unix socket did not arrive: " + e.getMessage();
+            }
+            bothOutcomes(streams, failure);
+            return socket;
+        } catch (IOException | RuntimeException | ShmChannelFallback e) {
+            closeIfOpen(socket);
             throw e;
         }
     }
 
-    private static UnixSocket listenAndAccept(BootstrapStreams streams, ChannelConfig config) throws IOException {
-        byte[] nonce = new byte[16];
-        RANDOM.nextBytes(nonce);
-        String name = NAME_PREFIX + HexFormat.of().formatHex(nonce);
-        try (UnixSocket listener = UnixSocket.listenAbstract(name)) {
-            streams.send(out -> out.writeUTF(name));
-            String peerFailure = streams.readOutcome();
-            if (peerFailure != null) {
-                throw failed("peer: " + peerFailure);
-            }
-            return listener.accept(config.connectTimeout());
-        }
-    }
-
-    private static UnixSocket connectToPeer(BootstrapStreams streams, ChannelConfig config) throws IOException {
+    /** The other side of steps 1 and 2. */
+    private static UnixSocket connectToPeer(BootstrapStreams streams, ChannelConfig config, SameHostFacts peer)
+            throws IOException, ShmChannelFallback {
+        giveUpIf(null, streams.readOutcome());
         String name = streams.in.readUTF();
         UnixSocket socket = null;
         String failure = null;
         if (!name.startsWith(NAME_PREFIX) || name.length() != NAME_PREFIX.length() + 32) {
-            failure = "the peer named no socket of ours (" + name + ")";
+            failure = "the peer named no socket of ours (" + PeerText.printable(name, 80) + ")";
         } else {
             try {
                 socket = UnixSocket.connectAbstract(name, config.connectTimeout());
@@ -85,11 +113,27 @@ final class ShmHandshake {
                         + e.getMessage();
             }
         }
-        streams.sendOutcome(failure);
-        if (failure != null) {
-            throw failed(failure);
+        try {
+            streams.sendOutcome(failure);
+            giveUpIf(failure, null);
+            bothOutcomes(streams, credentialsGap(socket.peerCredentials(), peer));
+            return socket;
+        } catch (IOException | RuntimeException | ShmChannelFallback e) {
+            closeIfOpen(socket);
+            throw e;
         }
-        return socket;
+    }
+
+    private static void closeIfOpen(UnixSocket socket) {
+        if (socket != null) {
+            socket.close();
+        }
+    }
+
+    /** The end of a step: this side's outcome sent, the peer's read; a fallback on both sides when either failed. */
+    private static void bothOutcomes(BootstrapStreams streams, String failure) throws IOException, ShmChannelFallback {
+        streams.sendOutcome(failure);
+        giveUpIf(failure, streams.readOutcome());
     }
 
     /** Why the process at the socket's other end is not the one that stated {@code stated}, or null. */
@@ -101,8 +145,9 @@ final class ShmHandshake {
         return null;
     }
 
-    private static ChannelException failed(String why) {
-        return new ChannelException(ChannelError.CONNECT_FAILED, "shm is forced by configuration but its set-up failed: "
-                + why);
+    private static void giveUpIf(String here, String atPeer) throws ShmChannelFallback {
+        if (here != null || atPeer != null) {
+            throw new ShmChannelFallback(here != null ? here : "peer: " + atPeer);
+        }
     }
 }

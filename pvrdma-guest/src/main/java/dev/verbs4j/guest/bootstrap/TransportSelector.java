@@ -15,13 +15,24 @@ import dev.verbs4j.guest.probe.SameHostFacts;
 final class TransportSelector {
     private TransportSelector() {}
 
+    /** Why {@code AUTO} chose shared memory: what the hellos stated, which the shm set-up then proves. */
+    static final String SAME_HOST = "both processes on one kernel, in one network namespace, under one user";
+
     /**
-     * The choice with shared memory among the candidates: only when a side forces it (AUTO
-     * chooses between RDMA and TCP), and then only between processes on one kernel, in one
-     * network namespace, under one user, or a CONNECT_FAILED exception that says which differs.
+     * The choice with shared memory among the candidates. {@code AUTO} on both sides chooses it
+     * when both hellos state one kernel, one network namespace and one user; otherwise RDMA or
+     * TCP, with the reason shared memory was not chosen after the reason for the choice ("both
+     * sides can do RDMA; not shm: the peer runs as uid 1001, this process as 1000"). A side that
+     * forces shm gets it between such processes, or a CONNECT_FAILED exception that says which
+     * fact differs; a side that forces RDMA or TCP gets what it forced.
      */
     static TransportChoice choose(TransportPreference local, Capabilities localCaps, SameHostFacts localHost,
                                   TransportPreference peer, Capabilities peerCaps, SameHostFacts peerHost) {
+        String gap = localHost.gapTo(peerHost);
+        if (local == TransportPreference.AUTO && peer == TransportPreference.AUTO) {
+            return gap == null ? TransportChoice.shm(SAME_HOST)
+                    : withNote(choose(local, localCaps, peer, peerCaps), notShmNote(gap));
+        }
         if (local != TransportPreference.SHM && peer != TransportPreference.SHM) {
             return choose(local, localCaps, peer, peerCaps);
         }
@@ -30,12 +41,36 @@ final class TransportSelector {
             throw new ChannelException(ChannelError.CONNECT_FAILED,
                     "one side forces shm and the other " + other.name().toLowerCase(java.util.Locale.ROOT));
         }
-        String gap = localHost.gapTo(peerHost);
         if (gap != null) {
             throw new ChannelException(ChannelError.CONNECT_FAILED, "shm is forced by configuration but " + gap);
         }
         return TransportChoice.shm(local == TransportPreference.SHM ? "forced by configuration"
                 : "forced by the peer's configuration");
+    }
+
+    /**
+     * The choice after {@code AUTO}'s shared-memory set-up failed on either side: RDMA or TCP as
+     * without shared memory, the failure after the reason.
+     */
+    static TransportChoice afterShmFailed(TransportPreference local, Capabilities localCaps, TransportPreference peer,
+                                          Capabilities peerCaps, String failure) {
+        return withNote(choose(local, localCaps, peer, peerCaps), shmFailedNote(failure));
+    }
+
+    /** How a reason says why the hellos ruled shared memory out. */
+    static String notShmNote(String gap) {
+        return "not shm: " + gap;
+    }
+
+    /** How a reason mentions a failed shared-memory set-up. */
+    static String shmFailedNote(String failure) {
+        return "shm set-up failed: " + failure;
+    }
+
+    /** {@code choice} with {@code note} after its reason. */
+    static TransportChoice withNote(TransportChoice choice, String note) {
+        return new TransportChoice(choice.kind(), choice.reason() + "; " + note, choice.device(), choice.gidIndex(),
+                choice.gidType());
     }
 
     /** The choice between RDMA and TCP, or a CONNECT_FAILED exception when configuration forces what cannot be. */

@@ -9,18 +9,42 @@ import dev.verbs4j.guest.probe.RdmaNetns;
 import dev.verbs4j.guest.probe.RdmaPort;
 import dev.verbs4j.verbs.GidEntry;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The doctor's findings and verdict, as text for people or JSON for tools.
  *
  * @param facts   what was read
  * @param checks  the findings, in order
- * @param verdict the transport a channel would use
+ * @param verdict the transport a channel would use, as far as this side can tell
+ * @param peer    the path to one peer, when one was asked ({@link PeerPath#ask}); it leaves the exit code alone
  */
-public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVerdict verdict) {
+public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVerdict verdict,
+                           Optional<PeerPath> peer) {
     /** Copies the checks, so the report is immutable. */
     public DoctorReport {
         checks = List.copyOf(checks);
+    }
+
+    /**
+     * A report about this side only.
+     *
+     * @param facts   what was read
+     * @param checks  the findings, in order
+     * @param verdict the transport a channel would use
+     */
+    public DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVerdict verdict) {
+        this(facts, checks, verdict, Optional.empty());
+    }
+
+    /**
+     * This report with the path to a peer.
+     *
+     * @param path what asking the peer found
+     * @return the report
+     */
+    public DoctorReport withPeer(PeerPath path) {
+        return new DoctorReport(facts, checks, verdict, Optional.of(path));
     }
 
     /**
@@ -57,6 +81,7 @@ public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVe
             }
         }
         s.append(verdict.line()).append('\n');
+        peer.ifPresent(p -> s.append(p.text()).append('\n'));
         int blocking = blockingProblems().size();
         s.append(blocking == 0 ? "no blocking problem" : blocking + " blocking problem" + (blocking == 1 ? "" : "s"))
                 .append(" (exit ").append(exitCode()).append(")\n");
@@ -73,6 +98,7 @@ public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVe
         w.name("verdict").beginObject().field("transport", verdict.transport()).field("device", verdict.device())
                 .field("port", verdict.port()).field("gidIndex", verdict.gidIndex()).field("gidType", verdict.gidType())
                 .field("gid", verdict.gid()).field("reason", verdict.reason()).field("line", verdict.line()).endObject();
+        peer.ifPresent(p -> p.writeTo(w.name("peer")));
         w.field("exitCode", exitCode()).field("blocking", exitCode() != 0);
         w.name("checks").beginArray();
         for (DoctorCheck c : checks) {

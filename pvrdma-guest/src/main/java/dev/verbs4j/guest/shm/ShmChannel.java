@@ -77,22 +77,40 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     /**
      * Sets the segment up over a connected unix socket whose peer the caller verified (the
-     * creator makes it, the other side attaches) and starts serving it in {@code loop}.
+     * creator makes it, the other side attaches), not yet in {@code loop}: the caller then either
+     * {@link #attach}es it, once both sides know the set-up worked, or {@link #abandon}s it.
      *
      * @param peerDepth the peer's send queue depth, as it stated: the rings hold both sides' credits
+     * @throws IOException when the segment cannot be made, sent or taken; the unix socket is then closed, so the
+     *         peer's side of the set-up ends at once instead of waiting for its time-out
      */
-    public static ShmChannel start(UnixSocket socket, boolean creator, int peerDepth, TransportChoice choice,
-                                   int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
+    public static ShmChannel open(UnixSocket socket, boolean creator, int peerDepth, TransportChoice choice,
+                                  int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop)
             throws IOException {
         long capacity = ShmLayout.capacity(config.sendQueueDepth(), peerDepth, maxMessageSize);
         Duration timeout = config.connectTimeout();
-        ShmSegment segment = creator ? ShmSegment.create(socket, capacity, timeout)
-                : ShmSegment.attach(socket, capacity, timeout);
-        ShmChannel channel = new ShmChannel(segment, choice, maxMessageSize, config, loop, ownsLoop);
-        channel.engine.watch(segment.ownWake.fd(), Epoll.IN, channel.wakeHandler);
-        channel.engine.watch(socket.fd(), Epoll.IN, channel.socketHandler);
-        channel.engine.addMemorySource(channel);
-        return channel;
+        ShmSegment segment;
+        try {
+            segment = creator ? ShmSegment.create(socket, capacity, timeout)
+                    : ShmSegment.attach(socket, capacity, timeout);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        return new ShmChannel(segment, choice, maxMessageSize, config, loop, ownsLoop);
+    }
+
+    /** Starts serving the segment in the loop: its ring, this side's eventfd and the unix socket join the loop. */
+    public void attach() {
+        engine.watch(segment.ownWake.fd(), Epoll.IN, wakeHandler);
+        engine.watch(segment.socket.fd(), Epoll.IN, socketHandler);
+        engine.addMemorySource(this);
+    }
+
+    /** Gives the segment, its fds and the unix socket back before {@link #attach}: the loop never saw them. */
+    public void abandon() {
+        released = true;
+        segment.close();
     }
 
     /** The mapped segment, for tests that play a hostile peer. */
@@ -350,7 +368,14 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         return endCause() == null;
     }
 
+    /**
+     * The peer closes after everything it sent. What this side wrote before is in the peer's ring,
+     * taken or not: those sends complete, as on RDMA, where the peer's adapter acknowledges what
+     * reached its receive queue whether its application took it or not. (The peer's application
+     * may close as soon as it has a message, before its loop published how far it read.)
+     */
     private void peerSaidGoodbye() {
+        completeSendsUpTo(Long.MAX_VALUE);
         if (closing) {
             peerDone.complete(null);
             end(new ChannelException(ChannelError.CLOSED, "the channel was closed by this side"));
@@ -361,6 +386,11 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     /** Sends the peer has taken: their credits come back. */
     private int completeSends() {
+        return completeSendsUpTo(-1);
+    }
+
+    /** Sends that end at or before {@code head} (-1: the peer's published position) complete. */
+    private int completeSendsUpTo(long head) {
         if (sends.isEmpty()) {
             return 0;
         }
@@ -371,7 +401,7 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
             if (released) {
                 return 0;
             }
-            n = sends.takeUpTo(out.readHead());
+            n = sends.takeUpTo(head < 0 ? out.readHead() : head);
         } catch (ChannelException e) {
             failure = e;
             n = 0;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.guest.ChannelError;
 import dev.verbs4j.guest.ChannelException;
+import dev.verbs4j.guest.TransportChoice;
 import dev.verbs4j.guest.TransportKind;
 import dev.verbs4j.guest.TransportPreference;
 import dev.verbs4j.guest.probe.SameHostFacts;
@@ -15,9 +16,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** When shared memory is chosen, and the reasons it cannot be, on stated facts. */
+/** When shared memory is chosen, forced or by AUTO, and the reasons it is not, on stated facts. */
 class ShmSelectionTest {
     private static final Capabilities CAN = Capabilities.usable("rxe0", 1, 1, "RoCE v2", -1);
+    private static final Capabilities NO_DEVICE = Capabilities.lacking(CapabilitiesGap.NO_DEVICE, "");
     private static final TransportPreference AUTO = TransportPreference.AUTO, SHM = TransportPreference.SHM;
     private static final SameHostFacts HERE = new SameHostFacts("boot-1", "net:[4026531840]", 1000, 10);
     private static final SameHostFacts PEER = new SameHostFacts("boot-1", "net:[4026531840]", 1000, 11);
@@ -31,8 +33,42 @@ class ShmSelectionTest {
     }
 
     @Test
-    void autoLeavesSharedMemoryOut() {
-        assertEquals(TransportKind.RDMA, TransportSelector.choose(AUTO, CAN, HERE, AUTO, CAN, PEER).kind());
+    void autoChoosesSharedMemoryBeforeRdmaOnOneKernelNamespaceAndUser() {
+        assertEquals("shm (reason: " + TransportSelector.SAME_HOST + ")",
+                TransportSelector.choose(AUTO, CAN, HERE, AUTO, CAN, PEER).describe());
+        assertEquals(TransportKind.SHM, TransportSelector.choose(AUTO, NO_DEVICE, HERE, AUTO, NO_DEVICE, PEER).kind());
+    }
+
+    @Test
+    void autoFallsBackToRdmaOrTcpAndSaysWhyNotShm() {
+        TransportChoice uid = TransportSelector.choose(AUTO, CAN, HERE, AUTO, CAN,
+                new SameHostFacts("boot-1", PEER.netns(), 1001, 11));
+        assertEquals(TransportKind.RDMA, uid.kind());
+        assertEquals("both sides can do RDMA; not shm: the peer runs as uid 1001, this process as 1000", uid.reason());
+        TransportChoice netns = TransportSelector.choose(AUTO, NO_DEVICE, HERE, AUTO, CAN,
+                new SameHostFacts("boot-1", "net:[4026532000]", 1000, 11));
+        assertEquals("tcp (reason: no RDMA device; not shm: the peer is in another network namespace "
+                + "(net:[4026532000], here net:[4026531840]))", netns.describe());
+        TransportChoice kernel = TransportSelector.choose(AUTO, CAN, HERE, AUTO, CAN,
+                new SameHostFacts("boot-2", PEER.netns(), 1000, 11));
+        assertTrue(kernel.isRdma() && kernel.reason().contains("not shm: the peer runs on another kernel"),
+                kernel.reason());
+    }
+
+    @Test
+    void forcingRdmaOrTcpLeavesSharedMemoryOut() {
+        assertEquals("forced by configuration",
+                TransportSelector.choose(TransportPreference.RDMA, CAN, HERE, AUTO, CAN, PEER).reason());
+        assertEquals("tcp (reason: forced by the peer's configuration)",
+                TransportSelector.choose(AUTO, CAN, HERE, TransportPreference.TCP, CAN, PEER).describe());
+    }
+
+    @Test
+    void aFailedSetUpFallsBackWithItsReason() {
+        assertEquals("both sides can do RDMA; shm set-up failed: peer: cannot map",
+                TransportSelector.afterShmFailed(AUTO, CAN, AUTO, CAN, "peer: cannot map").reason());
+        assertEquals("tcp (reason: peer has no RDMA device; shm set-up failed: x)",
+                TransportSelector.afterShmFailed(AUTO, CAN, AUTO, NO_DEVICE, "x").describe());
     }
 
     @Test
