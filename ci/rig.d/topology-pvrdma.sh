@@ -103,6 +103,10 @@ topo_pvrdma_l2() {
   done
   ip addr add $L2_ADDR/24 dev vmx0 && ip link set vmx0 up && ip addr add $L2_TCP_ADDR/24 dev tcp0 &&
     ip link set tcp0 up || t_fail "cannot configure vmx0/tcp0" || return
+  # RTR and create_ah resolve the peer's MAC through vmx0 (ib_core, RoCE); nothing on vmx0's isolated
+  # hub answers ARP, and the emulation addresses rxe0 by GID, not MAC: a fixed neighbour for rxe0's
+  # 10.77.0.1
+  ip neigh replace 10.77.0.1 lladdr 52:54:00:4d:00:01 dev vmx0 nud permanent || t_fail "neighbour 10.77.0.1" || return
   for _ in $(seq 100); do [[ -d /sys/class/infiniband/vmw_pvrdma0 ]] && break; sleep 0.1; done
   # the GID follows the address through the device's add_bind command: seconds under nested TCG
   for _ in $(seq 6); do g=$(gid_index vmw_pvrdma0 $L2_ADDR "IB/RoCE v1") && break; done
