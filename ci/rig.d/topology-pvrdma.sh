@@ -62,8 +62,8 @@ topo_pvrdma() {
   # QEMU registers L2's memory regions and queues on rxe0: pinned memory, beyond the default memlock
   ulimit -l unlimited
   # L2's RAM must be a shared memory backend on the NUMA node: QEMU's pvrdma maps guest pages for rxe0
-  /usr/bin/qemu-system-x86_64 -M pc "${L2_ACCEL[@]}" -smp "${P[l2smp]:-2}" -m "${P[l2mem]:-2G}" \
-    -object memory-backend-ram,id=l2mem,size="${P[l2mem]:-2G}",share=on -numa node,memdev=l2mem \
+  /usr/bin/qemu-system-x86_64 -M pc "${L2_ACCEL[@]}" -smp "${P[l2smp]:-2}" -m "${P[l2mem]:-1G}" \
+    -object memory-backend-ram,id=l2mem,size="${P[l2mem]:-1G}",share=on -numa node,memdev=l2mem \
     -nodefaults -no-user-config -display none -no-reboot -monitor none -serial file:$L2_DIR/console.log \
     -kernel "${P[vmlinux]}" -initrd "${P[initrd]}" -append "$append" \
     -fsdev local,id=hr,path=/,security_model=none,readonly=on,multidevs=remap \
