@@ -140,6 +140,8 @@ nvmet_dd_round_trip() {
 T=${RIG_TOPOLOGY:?not in a rig guest}
 # shellcheck source=selftest-netns.sh
 [[ $T == two-netns* ]] && . "$(dirname "${BASH_SOURCE[0]}")/selftest-netns.sh" && netns_pair_selftest
+# shellcheck source=selftest-pvrdma.sh
+[[ $T == pvrdma ]] && . "$(dirname "${BASH_SOURCE[0]}")/selftest-pvrdma.sh" && pvrdma_selftest
 G=${RIG_GID_INDEX:?}
 echo "selftest: topology $T, rxe0 RoCE v2 IPv4 GID index $G, kernel $(uname -r)"
 case $T in

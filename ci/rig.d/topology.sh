@@ -6,10 +6,10 @@
 TOPOLOGY_ERROR=""
 t_fail() { TOPOLOGY_ERROR=$*; return 1; }
 
-# Index of the RoCE v2 GID for IPv4 address $2 on device $1 (port 1).  rxe fills the GID table
-# asynchronously from netdev/inet events, so wait for it (up to ~10 s under TCG).
+# Index of the GID of type $3 (RoCE v2 unless given) for IPv4 address $2 on device $1 (port 1).  rxe
+# fills the GID table asynchronously from netdev/inet events, so wait for it (up to ~10 s under TCG).
 gid_index() {
-  local a b c d want i v t _ g=/sys/class/infiniband/$1/ports/1
+  local a b c d want i v t _ g=/sys/class/infiniband/$1/ports/1 type=${3:-RoCE v2}
   IFS=. read -r a b c d <<<"$2"
   printf -v want '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d"
   for _ in $(seq 100); do
@@ -17,7 +17,7 @@ gid_index() {
       read -r v 2>/dev/null <"$g/gids/$i" || continue
       [[ $v == "$want" ]] || continue
       read -r t 2>/dev/null <"$g/gid_attrs/types/$i" || continue
-      [[ $t == "RoCE v2" ]] && { echo "$i"; return 0; }
+      [[ $t == "$type" ]] && { echo "$i"; return 0; }
     done
     sleep 0.1
   done
@@ -73,6 +73,8 @@ topo_no_rdma() {
 
 # shellcheck source=topology-netns.sh
 . "$(dirname "${BASH_SOURCE[0]}")/topology-netns.sh"
+# shellcheck source=topology-pvrdma.sh
+. "$(dirname "${BASH_SOURCE[0]}")/topology-pvrdma.sh"
 
 # An NVMe-oF/RDMA target (nvmet + nvmet-rdma) on rxe0, configured through configfs by hand
 # (nvmetcli is not packaged).  Namespace 1 is a loop device over a 256 MiB file in a private tmpfs,
@@ -97,8 +99,10 @@ topo_nvmet() {
   export RIG_NVMET_NQN=$NVMET_NQN RIG_NVMET_PORT=$NVMET_PORT RIG_NVMET_DEVICE=$dev
 }
 
-topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet | two-netns | two-netns-exclusive
+topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet | two-netns | two-netns-exclusive | pvrdma
   case $1 in
+    pvrdma)    topo_base && topo_pvrdma ;;
+    pvrdma-l2) topo_pvrdma_l2 ;;   # the L2 guest of pvrdma
     two-netns)           topo_base && topo_two_netns ;;
     two-netns-exclusive) topo_two_netns_exclusive ;;
     single)    topo_base ;;

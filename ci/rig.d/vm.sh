@@ -32,6 +32,11 @@ qemu_argv() {   # $1 = topology, $2 = mode (cmd|shell); sets QEMU=(...)
   local append="console=ttyS0 quiet panic=-1 mitigations=off tsc=reliable"
   append+=" rig.init=$RIG_DIR/guest-init.sh rig.moddir=$KDIR rig.rw=$REPO_ROOT"
   append+=" rig.topology=$1 rig.mode=$2 rig.debug=$RIG_VERBOSE"
+  # the L2 guest's kernel, initramfs and driver (L1 reads them from the host root at the same paths)
+  if [[ $1 == pvrdma ]]; then
+    append+=" rig.vmlinux=$VMLINUX rig.initrd=$INITRD rig.pvrdma=$PVRDMA_KO rig.l2accel=$RIG_L2_ACCEL"
+    append+=" rig.l2mem=$RIG_L2_MEM rig.l2smp=$RIG_L2_SMP rig.l2boot=$RIG_L2_BOOT_TIMEOUT"
+  fi
   local console=(-serial "file:$RUN/console.log")
   [[ $2 == shell ]] && console=(-serial mon:stdio)
   # No NIC at all (-nic none on top of -nodefaults): the guest has no network path out.
