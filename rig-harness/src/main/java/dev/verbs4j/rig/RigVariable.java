@@ -24,7 +24,14 @@ public enum RigVariable {
     RIG_NETNS_PAIR_DEVICES("two-netns, two-netns-exclusive"),
     RIG_NETNS_MODE("two-netns, two-netns-exclusive"),
     RIG_NETNS_PAIR_ADDRS("two-netns, two-netns-exclusive"),
-    RIG_NETNS_PAIR_GID_INDEX("two-netns, two-netns-exclusive");
+    RIG_NETNS_PAIR_GID_INDEX("two-netns, two-netns-exclusive"),
+    RIG_L2_DEVICE("pvrdma"),
+    RIG_L2_GID_INDEX("pvrdma"),
+    RIG_L2_ADDR("pvrdma"),
+    RIG_L2_ACCEL("pvrdma"),
+    RIG_L2_READY("pvrdma"),
+    RIG_PEER_ADDR("pvrdma (in its L2 guest)"),
+    RIG_L2("pvrdma (in its L2 guest)");
 
     private final String topologies;
 

@@ -21,7 +21,7 @@ class RigVariableTest {
         int to = script.indexOf("Forwarded from the host", from);
         assertTrue(from > 0 && to > from, "ci/rig's help has no guest environment section");
         Set<String> documented = new TreeSet<>();
-        Matcher m = Pattern.compile("RIG_[A-Z_]*[A-Z]").matcher(script.substring(from, to));
+        Matcher m = Pattern.compile("RIG_[A-Z0-9_]*[A-Z0-9]").matcher(script.substring(from, to));
         while (m.find()) {
             documented.add(m.group());
         }
