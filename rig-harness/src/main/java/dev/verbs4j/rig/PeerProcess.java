@@ -24,6 +24,9 @@ public final class PeerProcess extends Peer {
         this.err = err;
     }
 
+    /** How much of the name goes into the output files' names. */
+    private static final int MAX_PREFIX = 100;
+
     /** Starts {@code command}; its output goes to temporary files. */
     public static PeerProcess start(String name, List<String> command) throws IOException {
         return start(name, new ProcessBuilder(command));
@@ -32,6 +35,9 @@ public final class PeerProcess extends Peer {
     /** Starts what {@code builder} describes (its environment and directory); output is redirected here. */
     public static PeerProcess start(String name, ProcessBuilder builder) throws IOException {
         String prefix = "rig-" + name.replaceAll("\\W", "_");
+        if (prefix.length() > MAX_PREFIX) { // a whole command line in the name outgrows a file name's 255 bytes
+            prefix = prefix.substring(0, MAX_PREFIX);
+        }
         Path out = Files.createTempFile(prefix, ".out");
         Path err = Files.createTempFile(prefix, ".err");
         try {

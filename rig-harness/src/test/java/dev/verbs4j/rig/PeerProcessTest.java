@@ -24,6 +24,14 @@ class PeerProcessTest {
     }
 
     @Test
+    void aNameAsLongAsAWholeCommandLineStillNamesItsOutputFiles() throws Exception {
+        String name = "java " + "-cp target/classes:target/lib/* ".repeat(20) + "Main client 127.0.0.1";
+        try (PeerProcess peer = PeerProcess.start(name, List.of("bash", "-c", "echo said"))) {
+            assertEquals("said\n", peer.await(30).stdout());
+        }
+    }
+
+    @Test
     void aProgramThatTakesTooLongIsEndedAndSaysSo() throws Exception {
         PeerProcess peer = PeerProcess.start("hang", List.of("bash", "-c", "echo started; exec sleep 600"));
         PeerResult r = peer.await(1);
