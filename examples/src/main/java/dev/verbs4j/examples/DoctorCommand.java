@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
         footer = "")
 public final class DoctorCommand implements Callable<Integer> {
     /** The port {@code --peer HOST} asks at: bin/verbs4j pingpong's default. */
-    static final int DEFAULT_PEER_PORT = 18515;
+    static final int DEFAULT_PEER_PORT = PingpongCommand.DEFAULT_PORT;
 
     @Option(names = "--json", description = "machine-readable report on stdout")
     boolean json;

@@ -49,6 +49,8 @@ import picocli.CommandLine.Spec;
                         + "local processes on RDMA."})
 public final class PingpongCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** The bootstrap port a server listens on unless told: also where {@code doctor --peer HOST} asks. */
+    static final int DEFAULT_PORT = 18515;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     @Option(names = "--server", description = "be the server")
@@ -75,8 +77,8 @@ public final class PingpongCommand implements Callable<Integer> {
             + "measured ones: reported, not counted (default 2000)")
     int warmup = 2000;
 
-    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "bootstrap TCP port (default 18515)")
-    int port = 18515;
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "bootstrap TCP port (default " + DEFAULT_PORT + ")")
+    int port = DEFAULT_PORT;
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEVICE", description = "RDMA device (default: the first usable one)")
     String device;
