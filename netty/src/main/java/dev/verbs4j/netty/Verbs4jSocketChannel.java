@@ -18,6 +18,7 @@ import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.channel.socket.ChannelOutputShutdownException;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
 import java.io.IOException;
@@ -73,8 +74,17 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     private PendingChannel pending;
     private ChannelPromise connectPromise;
     private Future<?> connectTimeout;
-    /** Writing waits for the peer's credit or a free send slot. */
+    /** Writing waits for the peer's credit or a free send slot (or a child's set-up). */
     private boolean writeBlocked;
+    /** A read asked for while a child's set-up was still running: asked of the stream once it is. */
+    private boolean readBeforeAttach;
+    /**
+     * A shutdownOutput asked for while flushed writes still wait (for the peer's credit, a send
+     * slot or a child's set-up): done once they are written, as a socket's FIN follows its data.
+     */
+    private ChannelPromise shutdownAfterWrites;
+    /** A child's bootstrap exchange has started: a close meanwhile lets it end, then closes. */
+    private boolean setUpStarted;
 
     /** A client channel, not connected yet. */
     public Verbs4jSocketChannel() {
@@ -96,7 +106,8 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     /**
      * Which transport carries this channel and why, once it is connected.
      *
-     * @return the channel layer's choice, or null before the channel is connected
+     * @return the channel layer's choice, or null before the channel is connected (for a server's
+     *     child: before its bootstrap exchange has ended, though it is active from registration)
      */
     public dev.verbs4j.guest.TransportChoice transport() {
         ChannelStream s = stream;
@@ -120,7 +131,9 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
 
     @Override
     public boolean isActive() {
-        return state == State.ACTIVE;
+        // A child is active from its registration, as an accepted NIO socket is: reads and writes
+        // asked for during its bootstrap exchange wait for it (doBeginRead, doWrite).
+        return state == State.ACTIVE || state == State.CONNECTING && pending != null;
     }
 
     @Override
@@ -179,10 +192,10 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
             }
             registration = (IoRegistration) f.getNow();
             handler = registration.attachment();
-            promise.setSuccess();
             if (pending != null && state == State.CONNECTING) {
-                setUpChild();
+                setUpChild(); // before channelActive, which the promise fires: a close there waits for it
             }
+            promise.setSuccess();
         });
     }
 
@@ -198,18 +211,28 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     private void setUpChild() {
         PendingChannel client = pending;
         dev.verbs4j.guest.ChannelConfig setUp = config.channelConfig(handler.loop());
+        setUpStarted = true;
         Blocking.setUp(() -> client.establish(setUp), eventLoop(), link -> {
-            pending = null;
             if (state != State.CONNECTING) {
-                Blocking.close(link);
+                pending = null;
+                Blocking.close(link); // closed during the exchange: the client sees an orderly close
                 return;
             }
-            attach(link);
-            pipeline().fireChannelActive();
-        }, failure -> {
+            attach(link); // channelActive was fired at registration
             pending = null;
+            if (readBeforeAttach) {
+                readBeforeAttach = false;
+                stream.inbound.requestRead();
+            }
+            writable();
+        }, failure -> {
+            if (state == State.CLOSED) {
+                pending = null;
+                return;
+            }
             pipeline().fireExceptionCaught(ConnectFailures.of(failure, remote));
-            unsafe().close(voidPromise());
+            unsafe().close(voidPromise()); // still active here: channelInactive follows channelActive
+            pending = null;
         });
     }
 
@@ -250,8 +273,13 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
             connectPromise = null;
             connecting.tryFailure(new ClosedChannelException());
         }
-        if (pending != null) {
-            pending.close();
+        if (pending != null && !setUpStarted) {
+            pending.close(); // else the exchange ends first, so that the client sees a close, not a failure
+        }
+        ChannelPromise shutdown = shutdownAfterWrites;
+        if (shutdown != null) {
+            shutdownAfterWrites = null;
+            shutdown.tryFailure(new ClosedChannelException());
         }
         ChannelStream s = stream;
         if (s != null) {
@@ -265,10 +293,13 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
         ChannelStream s = stream;
         if (s != null) {
             s.inbound.requestRead();
+        } else if (pending != null) {
+            readBeforeAttach = true;
         }
     }
 
     void autoReadCleared() {
+        readBeforeAttach = false;
         ChannelStream s = stream;
         if (s != null) {
             s.inbound.cancelRead();
@@ -278,6 +309,10 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         ChannelStream s = stream;
+        if (s == null && pending != null) {
+            writeBlocked = true; // a child's set-up: the writes wait in the outbound buffer for it
+            return;
+        }
         if (s == null) {
             throw new NotYetConnectedException();
         }
@@ -288,7 +323,10 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     }
 
     @Override
-    protected Object filterOutboundMessage(Object msg) {
+    protected Object filterOutboundMessage(Object msg) throws ChannelOutputShutdownException {
+        if (shutdownAfterWrites != null) {
+            throw new ChannelOutputShutdownException("shutdownOutput was asked for before this write");
+        }
         if (msg instanceof ByteBuf || msg instanceof FileRegion) {
             return msg; // heap or direct alike: the channel layer copies into registered memory
         }
@@ -349,8 +387,31 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
 
     @Override
     public ChannelFuture shutdownOutput(ChannelPromise promise) {
-        inEventLoop(() -> ((AbstractUnsafe) unsafe()).shutdownOutput(promise));
+        inEventLoop(() -> {
+            if (writeBlocked || shutdownAfterWrites != null) {
+                deferShutdownOutput(promise); // the writes before it go first
+            } else if (stream == null && pending != null && state == State.CONNECTING) {
+                deferShutdownOutput(promise); // a child in its set-up
+            } else {
+                ((AbstractUnsafe) unsafe()).shutdownOutput(promise);
+            }
+        });
         return promise;
+    }
+
+    private void deferShutdownOutput(ChannelPromise promise) {
+        ChannelPromise first = shutdownAfterWrites;
+        if (first == null) {
+            shutdownAfterWrites = promise;
+        } else {
+            first.addListener(f -> {
+                if (f.isSuccess()) {
+                    promise.trySuccess();
+                } else {
+                    promise.tryFailure(f.cause());
+                }
+            });
+        }
     }
 
     @Override
@@ -387,6 +448,11 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
         if (writeBlocked && isActive()) {
             writeBlocked = false;
             ((StreamUnsafe) unsafe()).resumeWrites();
+        }
+        ChannelPromise shutdown = shutdownAfterWrites;
+        if (shutdown != null && !writeBlocked && stream != null && isActive()) {
+            shutdownAfterWrites = null;
+            ((AbstractUnsafe) unsafe()).shutdownOutput(shutdown);
         }
     }
 

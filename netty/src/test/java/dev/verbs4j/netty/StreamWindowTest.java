@@ -11,8 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import java.security.MessageDigest;
@@ -20,8 +18,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -34,11 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * byte arrives once and in order (a digest of both sides), the writer waits for the reader's
  * credit instead of overrunning it, and goes unwritable above its water mark meanwhile.
  */
-class StreamWindowTest {
+class StreamWindowTest extends ChannelPairTestBase {
     private static final int WINDOW = 16 * 1024;
 
-    private EventLoopGroup group;
-    private Channel server, client;
 
     TransportPreference transport() {
         return TransportPreference.TCP;
@@ -51,22 +45,6 @@ class StreamWindowTest {
     /** Bytes the test streams. */
     long total() {
         return 4L << 20;
-    }
-
-    @BeforeEach
-    void start() {
-        group = new MultiThreadIoEventLoopGroup(2, Verbs4jIoHandler.newFactory());
-    }
-
-    @AfterEach
-    void stop() {
-        if (client != null) {
-            client.close().syncUninterruptibly();
-        }
-        if (server != null) {
-            server.close().syncUninterruptibly();
-        }
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     @Test
