@@ -21,6 +21,7 @@ import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.ChannelOutputShutdownException;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.PromiseNotifier;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -83,8 +84,6 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
      * slot or a child's set-up): done once they are written, as a socket's FIN follows its data.
      */
     private ChannelPromise shutdownAfterWrites;
-    /** A child's bootstrap exchange has started: a close meanwhile lets it end, then closes. */
-    private boolean setUpStarted;
 
     /** A client channel, not connected yet. */
     public Verbs4jSocketChannel() {
@@ -133,7 +132,12 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     public boolean isActive() {
         // A child is active from its registration, as an accepted NIO socket is: reads and writes
         // asked for during its bootstrap exchange wait for it (doBeginRead, doWrite).
-        return state == State.ACTIVE || state == State.CONNECTING && pending != null;
+        return state == State.ACTIVE || inSetUp();
+    }
+
+    /** A server's child between its registration and the end of its bootstrap exchange. */
+    private boolean inSetUp() {
+        return state == State.CONNECTING && pending != null;
     }
 
     @Override
@@ -211,7 +215,6 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     private void setUpChild() {
         PendingChannel client = pending;
         dev.verbs4j.guest.ChannelConfig setUp = config.channelConfig(handler.loop());
-        setUpStarted = true;
         Blocking.setUp(() -> client.establish(setUp), eventLoop(), link -> {
             if (state != State.CONNECTING) {
                 pending = null;
@@ -273,8 +276,8 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
             connectPromise = null;
             connecting.tryFailure(new ClosedChannelException());
         }
-        if (pending != null && !setUpStarted) {
-            pending.close(); // else the exchange ends first, so that the client sees a close, not a failure
+        if (pending != null && registration == null) {
+            pending.close(); // else its exchange has begun: it ends first, so the client sees a close, not a failure
         }
         ChannelPromise shutdown = shutdownAfterWrites;
         if (shutdown != null) {
@@ -293,7 +296,7 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
         ChannelStream s = stream;
         if (s != null) {
             s.inbound.requestRead();
-        } else if (pending != null) {
+        } else if (inSetUp()) {
             readBeforeAttach = true;
         }
     }
@@ -309,7 +312,7 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
         ChannelStream s = stream;
-        if (s == null && pending != null) {
+        if (inSetUp()) {
             writeBlocked = true; // a child's set-up: the writes wait in the outbound buffer for it
             return;
         }
@@ -388,10 +391,8 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
     @Override
     public ChannelFuture shutdownOutput(ChannelPromise promise) {
         inEventLoop(() -> {
-            if (writeBlocked || shutdownAfterWrites != null) {
-                deferShutdownOutput(promise); // the writes before it go first
-            } else if (stream == null && pending != null && state == State.CONNECTING) {
-                deferShutdownOutput(promise); // a child in its set-up
+            if (writeBlocked || shutdownAfterWrites != null || inSetUp()) {
+                deferShutdownOutput(promise); // the writes before it, or a child's set-up, go first
             } else {
                 ((AbstractUnsafe) unsafe()).shutdownOutput(promise);
             }
@@ -404,13 +405,7 @@ public final class Verbs4jSocketChannel extends AbstractChannel implements Socke
         if (first == null) {
             shutdownAfterWrites = promise;
         } else {
-            first.addListener(f -> {
-                if (f.isSuccess()) {
-                    promise.trySuccess();
-                } else {
-                    promise.tryFailure(f.cause());
-                }
-            });
+            first.addListener(new PromiseNotifier<Void, ChannelFuture>(promise));
         }
     }
 
