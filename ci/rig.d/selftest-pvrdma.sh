@@ -17,10 +17,11 @@ l2_port_active() {
 l2_wait_listen() {   # $1 = TCP port in L2
   rig-l2 bash -c "$(declare -f wait_listen); wait_listen $1"
 }
-# cross TOOL "L1 ARGS" "L2 ARGS" l1|l2: TOOL between rxe0 and vmw_pvrdma0, the named side the server
+# cross TOOL "L1 ARGS" "L2 ARGS" l1|l2 [L1_GID_INDEX]: TOOL between rxe0 and vmw_pvrdma0, the named
+# side the server
 cross() {
-  local tool=$1 a1=$2 a2=$3 srv=$4 s rc=0
-  local l1=($tool -d rxe0 -g "$RIG_GID_INDEX" $a1) l2=($tool -d vmw_pvrdma0 -g "$RIG_L2_GID_INDEX" $a2)
+  local tool=$1 a1=$2 a2=$3 srv=$4 g1=${5:-$RIG_GID_INDEX} s rc=0
+  local l1=($tool -d rxe0 -g "$g1" $a1) l2=($tool -d vmw_pvrdma0 -g "$RIG_L2_GID_INDEX" $a2)
   if [[ $srv == l1 ]]; then
     timeout 90 "${l1[@]}" >/tmp/server.log 2>&1 & s=$!
     wait_listen 18515 || { echo "server did not listen"; cat /tmp/server.log; }
@@ -55,8 +56,10 @@ pvrdma_selftest() {
   check "L2: vmw_pvrdma0 PORT_ACTIVE" l2_port_active
   check "ibv_rc_pingpong L2 client -> L1 rxe0 server" cross ibv_rc_pingpong "-n 50" "-n 50" l1
   check "ibv_rc_pingpong L1 client -> L2 vmw_pvrdma0 server" cross ibv_rc_pingpong "-n 50" "-n 50" l2
-  check "ibv_ud_pingpong L2 client -> L1 rxe0 server" cross ibv_ud_pingpong "-s 1024 -n 50" "-s 1024 -n 50" l1
-  check "ibv_ud_pingpong L1 client -> L2 vmw_pvrdma0 server" cross ibv_ud_pingpong "-s 1024 -n 50" "-s 1024 -n 50" l2
+  # each UD run to a GID of L1's that no UD QP of L2 has sent to (topology-pvrdma.sh says why)
+  local ud=($RIG_L1_UD_GIDS)
+  check "ibv_ud_pingpong L2 client -> L1 rxe0 server" cross ibv_ud_pingpong "-s 1024 -n 50" "-s 1024 -n 50" l1 "${ud[0]}"
+  check "ibv_ud_pingpong L1 client -> L2 vmw_pvrdma0 server" cross ibv_ud_pingpong "-s 1024 -n 50" "-s 1024 -n 50" l2 "${ud[1]}"
   check "no path out of L1 or L2" pvrdma_no_way_out
   check "L2: ulimit -l unlimited" rig-l2 bash -c 'test "$(ulimit -l)" = unlimited'
   check "L2: JDK 25 runs with -XX:TieredStopAtLevel=1" rig-l2 bash -c "$(declare -f jvm); jvm"

@@ -90,6 +90,8 @@ boot_cmd() {   # $1 = topology
       cp "$RUN/console.log" "$RUN/console.attempt$attempt.log"
       log "guest not ready (attempt $attempt of $RIG_BOOT_RETRIES); console tail:"
       tail -n 15 "$RUN/console.log" >&2
+      [[ -s $RUN/setup-failed ]] && log "topology set-up failed: $(cat "$RUN/setup-failed")"
+      for p in l2-console l2-qemu; do [[ -e $RUN/$p.log ]] && mv "$RUN/$p.log" "$RUN/$p.attempt$attempt.log"; done
       if ((attempt < RIG_BOOT_RETRIES && SECONDS - t0 < RIG_TIMEOUT)); then attempt=$((attempt + 1)); continue; fi
       log "giving up: the guest did not come up (logs in $RUN)"
       return 125

@@ -10,6 +10,7 @@ import dev.verbs4j.verbs.AddressVector;
 import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.CompletionQueue;
 import dev.verbs4j.verbs.Context;
+import dev.verbs4j.verbs.DeviceAttributes;
 import dev.verbs4j.verbs.GidChooser;
 import dev.verbs4j.verbs.InitAttributes;
 import dev.verbs4j.verbs.MemoryRegion;
@@ -52,6 +53,8 @@ final class PingpongProgram {
     private PreparedSend send;
     private AddressHandle addressHandle;
     private int psn;
+    /** RDMA READs in flight (RTR and RTS): 1 as ibv_rc_pingpong asks, 0 on a device that takes none. */
+    private int readDepth = 1;
 
     private PingpongProgram(PingpongOptions o) {
         this.o = o;
@@ -137,6 +140,9 @@ final class PingpongProgram {
                                PreparedReceive receives, MemorySegment buffer, long sendOffset) throws Exception {
         PingpongRun run = new PingpongRun(cq, channel, send, receives, o.rxDepth, o.iters, timeout);
         run.postInitialReceives();
+        // QEMU's emulated PVRDMA reports max_qp_rd_atom 0; rdma-core's tool asks for 1 regardless
+        DeviceAttributes device = ctx.queryDevice();
+        readDepth = Math.min(readDepth, Math.min(device.maxQpRdAtom(), device.maxQpInitRdAtom()));
         if (port.linkLayer() != PortAttributes.LINK_LAYER_ETHERNET && port.lid() == 0) {
             throw new IllegalStateException("Couldn't get local LID (port " + o.ibPort + " is not up?)");
         }
@@ -193,8 +199,9 @@ final class PingpongProgram {
             return;
         }
         qp.toRtr(RtrAttributes.builder().remote(av.build()).pathMtu(pathMtu(o.mtu)).destQpNumber(remote.qpn())
-                .rqPsn(remote.psn()).maxDestRdAtomic(1).minRnrTimer(12).build());
-        qp.toRts(RtsAttributes.builder().sqPsn(psn).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(1).build());
+                .rqPsn(remote.psn()).maxDestRdAtomic(readDepth).minRnrTimer(12).build());
+        qp.toRts(RtsAttributes.builder().sqPsn(psn).timeout(14).retryCount(7).rnrRetry(7).maxRdAtomic(readDepth)
+                .build());
     }
 
     private static PathMtu pathMtu(int bytes) {

@@ -28,6 +28,7 @@ final class RigTestNaming {
             "rdma-two-hosts", "TwoHostsRigTest",
             "rdma-two-netns", "TwoNetnsRigTest",
             "rdma-two-netns-exclusive", "TwoNetnsExclusiveRigTest",
+            "rdma-pvrdma", "PvrdmaRigTest",                      // topology pvrdma: a peer in its L2 guest
             "rdma-nvmet", "NvmetTest");                          // nvmf's tests, named so before this rule
     /** Suffixes that meant "in the rig" before the rule: no test class takes them now. */
     static final List<String> RETIRED = List.of("DeviceTest", "RdmaTest", "InteropTest");

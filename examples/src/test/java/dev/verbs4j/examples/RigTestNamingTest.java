@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class RigTestNamingTest {
     private static final Path ROOT = Path.of("..");
     private static final Set<String> RIG = Set.of("rdma", "rdma-netns", "rdma-two-hosts", "rdma-two-netns",
-            "rdma-two-netns-exclusive", "rdma-nvmet");
+            "rdma-two-netns-exclusive", "rdma-nvmet", "rdma-pvrdma");
 
     @Test
     void everyTestClassOfTheProjectFollowsTheRule() throws Exception {

@@ -14,6 +14,11 @@ public enum ChannelError {
     CLOSED,
     /** The send queue stayed full for longer than the send timeout. */
     SEND_QUEUE_FULL,
+    /**
+     * This channel's path cannot carry the operation: immediate data or one-sided operations over a
+     * device that does not deliver them (see {@link Channel#transport()}'s reason). Nothing was sent.
+     */
+    UNSUPPORTED,
     /** Setting the channel up failed. */
     CONNECT_FAILED,
     /** Any other transport failure. */

@@ -2,16 +2,22 @@ package dev.verbs4j.guest;
 
 import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.verbs.RemoteRegion;
 import java.io.File;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * The far end of a channel in its own JVM, so a test can kill it (or run it in another network
  * namespace). Args: HOST PORT TRANSPORT MODE MAX_MESSAGE stream|echo [DEVICE GID_INDEX]. Prints
- * the transport line first. "stream" sends pattern messages 0, 1, 2... of MAX_MESSAGE bytes until
+ * the transport line first. "refusals" tries a send with immediate data and an RDMA WRITE and prints
+ * whether each went out or was refused (then echoes). "stream" sends pattern messages 0, 1, 2... of MAX_MESSAGE bytes until
  * killed; "echo" returns every message until the channel ends.
  */
 public final class ChannelPeerProcess {
@@ -33,6 +39,14 @@ public final class ChannelPeerProcess {
         try (Channel channel = ChannelConnector.connect(args[0], Integer.parseInt(args[1]), config)) {
             System.out.println("transport: " + channel.transport().describe());
             System.out.flush();
+            if (args[5].equals("refusals")) { // what this side's channel refuses, then echo
+                System.out.println("immediate: " + refusal(() -> channel.send(MemorySegment.ofArray(new byte[8]), 7)));
+                try (RegisteredRegion local = channel.register(64)) {
+                    System.out.println("write: " + refusal(() -> channel.write(local, 0,
+                            new RemoteRegion(0, 0, 64), 0, 64)));
+                }
+                System.out.flush();
+            }
             if (args[5].equals("stream")) {
                 for (int i = 0; ; i++) {
                     channel.send(ChannelTestBytes.pattern(i, config.maxMessageSize()));
@@ -46,8 +60,20 @@ public final class ChannelPeerProcess {
                     System.out.println("ended: " + e.getCause().getMessage());
                     return;
                 }
-                channel.send(m.data(), m.immediate()).get();
+                (m.hasImmediate() ? channel.send(m.data(), m.immediate()) : channel.send(m.data())).get();
             }
+        }
+    }
+
+    /** "sent" or "UNSUPPORTED: why": what {@code operation} did on this channel (waiting for it to complete). */
+    private static String refusal(Supplier<CompletableFuture<Void>> operation) {
+        try {
+            operation.get().join();
+            return "sent";
+        } catch (ChannelException e) {
+            return e.error() + ": " + e.getMessage();
+        } catch (CompletionException e) {
+            return "failed: " + e.getCause();
         }
     }
 

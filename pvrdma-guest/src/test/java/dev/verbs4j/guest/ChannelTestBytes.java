@@ -1,7 +1,11 @@
 package dev.verbs4j.guest;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.TimeUnit;
 
 /** Recognisable test payloads: byte i of pattern s is (s * 31 + i) & 0xff. */
 final class ChannelTestBytes {
@@ -27,5 +31,20 @@ final class ChannelTestBytes {
             }
         }
         return -1;
+    }
+
+    /**
+     * {@code messages} round trips through an echoing peer, message i pattern i of a length that
+     * walks 1..maxMessage: each comes back with its length and bytes, without immediate data.
+     */
+    static void assertEchoes(Channel channel, int messages, int maxMessage) throws Exception {
+        for (int i = 0; i < messages; i++) {
+            int length = 1 + (i * 997) % maxMessage;
+            channel.send(pattern(i, length)).get(60, TimeUnit.SECONDS);
+            ChannelMessage echo = channel.receive().get(60, TimeUnit.SECONDS);
+            assertEquals(length, echo.length(), "message " + i);
+            assertEquals(-1, mismatch(echo.data(), i), "message " + i + " echoed exactly");
+            assertFalse(echo.hasImmediate(), "message " + i + " came back without immediate data");
+        }
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.verbs.NetworkNamespace;
 import java.io.File;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -87,13 +86,7 @@ class ChannelTwoNetnsRigTest {
                     assertTrue(described.contains(rig.devices()[0]), "nsa's end runs on " + rig.devices()[0] + ": "
                             + described);
                     int messages = 64;
-                    for (int i = 0; i < messages; i++) {
-                        int length = 1 + (i * 997) % MAX_MESSAGE;
-                        channel.send(ChannelTestBytes.pattern(i, length)).get(60, TimeUnit.SECONDS);
-                        ChannelMessage echo = channel.receive().get(60, TimeUnit.SECONDS);
-                        assertEquals(length, echo.length(), "message " + i);
-                        assertEquals(-1, ChannelTestBytes.mismatch(echo.data(), i), "message " + i + " echoed exactly");
-                    }
+                    ChannelTestBytes.assertEchoes(channel, messages, MAX_MESSAGE);
                     long[] n0After = NetnsPair.packets(nsa, NetnsPair.veth(0));
                     System.out.printf("n0 (nsa) rx +%d tx +%d for %d echoes%n", n0After[0] - n0Before[0],
                             n0After[1] - n0Before[1], messages);

@@ -18,7 +18,8 @@ public final class GidChooser {
     }
 
     /**
-     * RoCE v2 with an IPv4-mapped address first, then any RoCE v2, then the lowest index.
+     * RoCE v2 with an IPv4-mapped address first, then any RoCE v2, then any IPv4-mapped GID (a
+     * device that offers RoCE v1 only, such as PVRDMA's device version 17), then the lowest index.
      *
      * @return the default rule
      */
@@ -54,6 +55,7 @@ public final class GidChooser {
         }
         return table.stream().filter(e -> e.type() == GidType.ROCE_V2 && e.isIpv4()).findFirst()
                 .or(() -> table.stream().filter(e -> e.type() == GidType.ROCE_V2).findFirst())
+                .or(() -> table.stream().filter(GidEntry::isIpv4).findFirst())
                 .orElse(table.getFirst());
     }
 

@@ -17,7 +17,7 @@ import java.io.UTFDataFormatException;
 record BootstrapHello(TransportPreference preference, int maxMessageSize, int sendQueueDepth,
                       Capabilities capabilities, SameHostFacts host) {
     private static final int MAGIC = 0x56344A43; // "V4JC"
-    private static final int VERSION = 4; // 2: QP endpoints as QueuePairEndpoint's 64 bytes; 3: depth and same-host facts; 4: shm by AUTO, its set-up in step
+    private static final int VERSION = 5; // 2: QP endpoints as QueuePairEndpoint's 64 bytes; 3: depth and same-host facts; 4: shm by AUTO, its set-up in step; 5: how each RDMA probe arrived, READ depths
 
     /**
      * The largest message size a peer may raise the channel's to (the channel takes the larger

@@ -21,7 +21,8 @@ import java.util.Set;
 
 /**
  * Finds out whether this process can run a channel over RDMA: a device libibverbs shows in this
- * network namespace, an active port, a usable GID (RoCE v2 on Ethernet), and enough memlock
+ * network namespace, an active port, a usable GID (RoCE v2 on Ethernet, v1 where the port has no
+ * v2), and enough memlock
  * headroom for the buffers a channel registers.
  */
 final class CapabilitiesProbe {
@@ -104,8 +105,11 @@ final class CapabilitiesProbe {
                             + port + " GID " + gid.index() + " is on " + gid.netdev() + ", not here");
                     continue;
                 }
+                // RoCE v1 only when asked for by index, or when the port has no RoCE v2 GID at all (the
+                // chooser prefers v2): PVRDMA's device version 17 speaks v1 only. v1 is not routed,
+                // so a peer beyond the Ethernet segment fails the connect probe and TCP takes over.
                 boolean ethernet = attrs.linkLayer() == PortAttributes.LINK_LAYER_ETHERNET;
-                if (ethernet && gid.type() != GidType.ROCE_V2) {
+                if (ethernet && gid.type() != GidType.ROCE_V2 && gid.type() != GidType.ROCE_V1) {
                     gap = Capabilities.lacking(CapabilitiesGap.NO_ROCE_V2_GID, name + " port " + port
                             + " offers " + gid.type().label() + " at index " + gid.index());
                     continue;

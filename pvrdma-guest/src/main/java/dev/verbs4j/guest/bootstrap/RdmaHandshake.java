@@ -1,5 +1,6 @@
 package dev.verbs4j.guest.bootstrap;
 
+import dev.verbs4j.guest.rdma.ProbeArrival;
 import dev.verbs4j.guest.rdma.RdmaChannel;
 import dev.verbs4j.verbs.QueuePairEndpoint;
 import dev.verbs4j.guest.Channel;
@@ -17,7 +18,10 @@ import dev.verbs4j.unix.NativeSocket;
  *   <li>create PD, CQ, buffers and QP, post the receives; exchange endpoints ({@link QueuePairEndpoint}'s
  *   64 bytes: QPN, PSN, GID, MTU)</li>
  *   <li>connect the QP (RTR, RTS); exchange the outcome</li>
- *   <li>probe: one SEND each way within the RDMA connect timeout; exchange the outcome</li>
+ *   <li>probe: one SEND with immediate data each way within the RDMA connect timeout; exchange the
+ *   outcome, then how each probe arrived and each side's RDMA READ depth: a device that drops or
+ *   alters immediate data or takes no READ (QEMU's emulated PVRDMA) leaves the channel on RDMA,
+ *   refusing what would arrive altered or fail</li>
  * </ol>
  */
 final class RdmaHandshake {
@@ -79,6 +83,19 @@ final class RdmaHandshake {
         streams.sendOutcome(failure);
         giveUpIf(channel, failure, streams.readOutcome());
 
+        ProbeArrival theirs = channel.peerProbe();
+        int reads = Math.min(255, channel.readsInFlight());
+        streams.send(out -> {
+            out.writeByte(theirs.code());
+            out.writeByte(reads);
+        });
+        ProbeArrival ours;
+        try {
+            ours = ProbeArrival.ofCode(streams.in.readUnsignedByte());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the peer sent an " + e.getMessage());
+        }
+        channel.limitTo(ours, streams.in.readUnsignedByte());
         channel.attach();
         return channel;
     }

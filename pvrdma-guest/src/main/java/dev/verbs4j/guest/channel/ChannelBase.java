@@ -48,6 +48,8 @@ public abstract class ChannelBase implements Channel {
     /** {@link #awaitMessage}, made once: a receive allocates nothing. */
     private final ChannelInbox.MessageWait messageWait = this::awaitMessage;
     protected volatile boolean closing;
+    /** Why this channel's path refuses immediate data, RDMA WRITE, RDMA READ; null where it carries them. */
+    private volatile String noImmediates, noWrites, noReads;
     private volatile InetSocketAddress localAddress, remoteAddress;
 
     protected ChannelBase(TransportChoice choice, int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
@@ -62,6 +64,16 @@ public abstract class ChannelBase implements Channel {
                 () -> inbox.sendSpace(this));
         this.operations = new ChannelOperations(config.sendQueueDepth(), credits, engine);
         this.peerDone = engine.newFuture();
+    }
+
+    /**
+     * Refuses, from now on, what the path cannot carry (null: it can): such a send, write or read
+     * throws {@link ChannelError#UNSUPPORTED} with the reason instead of going out altered.
+     */
+    protected final void refuse(String immediatesWhy, String writesWhy, String readsWhy) {
+        this.noImmediates = immediatesWhy;
+        this.noWrites = writesWhy;
+        this.noReads = readsWhy;
     }
 
     // ---- what each transport does ----------------------------------------------------------
@@ -117,7 +129,7 @@ public abstract class ChannelBase implements Channel {
 
     @Override
     public boolean offer(MemorySegment message, boolean hasImmediate, int immediate) {
-        if (!takeSendCredit(message, false)) {
+        if (!takeSendCredit(message, hasImmediate, false)) {
             credits.wantSpace();
             return false;
         }
@@ -126,7 +138,7 @@ public abstract class ChannelBase implements Channel {
     }
 
     private CompletableFuture<Void> send(MemorySegment message, boolean hasImmediate, int immediate, boolean wait) {
-        if (!takeSendCredit(message, wait)) {
+        if (!takeSendCredit(message, hasImmediate, wait)) {
             credits.wantSpace();
             return null;
         }
@@ -136,9 +148,13 @@ public abstract class ChannelBase implements Channel {
     }
 
     /** Checks a message to send and takes its credit, waiting for one if {@code wait}; false if none is free. */
-    private boolean takeSendCredit(MemorySegment message, boolean wait) {
+    private boolean takeSendCredit(MemorySegment message, boolean hasImmediate, boolean wait) {
         checkOpen();
         RegionBounds.checkMessage(message, maxMessageSize);
+        String refused = noImmediates;
+        if (hasImmediate && refused != null) {
+            throw new ChannelException(ChannelError.UNSUPPORTED, refused);
+        }
         if (wait) {
             credits.acquire();
             return true;
@@ -177,7 +193,7 @@ public abstract class ChannelBase implements Channel {
     @Override
     public CompletableFuture<Void> write(RegisteredRegion local, long localOffset, RemoteRegion remote,
                                          long remoteAddress, int length) {
-        checkOpen();
+        checkOneSided(noWrites);
         MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
         credits.acquire();
         CompletableFuture<Void> done = engine.newFuture();
@@ -188,12 +204,19 @@ public abstract class ChannelBase implements Channel {
     @Override
     public CompletableFuture<Void> read(RegisteredRegion local, long localOffset, RemoteRegion remote,
                                         long remoteAddress, int length) {
-        checkOpen();
+        checkOneSided(noReads);
         MemorySegment slice = RegionBounds.localSlice(local, localOffset, length);
         credits.acquire();
         CompletableFuture<Void> done = engine.newFuture();
         startRead(slice, local, localOffset, remote, remoteAddress, done);
         return done;
+    }
+
+    private void checkOneSided(String refused) {
+        checkOpen();
+        if (refused != null) {
+            throw new ChannelException(ChannelError.UNSUPPORTED, refused);
+        }
     }
 
     /** The bootstrap connection's two ends, named once the channel is set up (by the bootstrap). */

@@ -185,11 +185,15 @@ public final class Doctor {
                 : p.count(GidType.IB) + " IB");
         Optional<GidEntry> chosen = p.preferredGid();
         if (chosen.isEmpty()) {
-            return DoctorCheck.fail(name, counts + "; no RoCE v2 GID (RoCE v1 is not routable)",
-                    "enable RoCE v2 on the device and give " + iface + " an IP address");
+            return DoctorCheck.fail(name, counts + "; no RoCE v2 GID, and no IPv4 RoCE v1 GID",
+                    "give " + iface + " an IP address (RoCE v2 where the device offers it)");
         }
         String use = "; use index " + chosen.get().index() + " " + chosen.get().address().getHostAddress() + " ("
                 + chosen.get().type().label() + (chosen.get().netdev().isEmpty() ? "" : ", " + chosen.get().netdev()) + ")";
+        if (p.isEthernet() && v2 == 0) {
+            return DoctorCheck.warn(name, counts + use + "; RoCE v1 only: a peer must be on the same Ethernet segment"
+                    + " (RoCE v1 is not routed)", "a device that offers RoCE v2 reaches peers across IP routers");
+        }
         if (p.isEthernet() && v2ipv4 == 0) {
             return DoctorCheck.warn(name, counts + use + "; no RoCE v2 IPv4 GID",
                     "peers usually address RoCE v2 over IPv4: ip addr add ADDR/LEN dev " + iface);
@@ -267,7 +271,7 @@ public final class Doctor {
             for (RdmaPort p : d.ports()) {
                 Optional<GidEntry> gid = p.preferredGid();
                 String problem = !p.isActive() ? "port " + p.number() + " of " + d.name() + " is " + p.state()
-                        : gid.isEmpty() ? (p.gids().isEmpty() ? "no GID" : "no RoCE v2 GID") + " on port " + p.number()
+                        : gid.isEmpty() ? (p.gids().isEmpty() ? "no GID" : "no RoCE v2 or IPv4 GID") + " on port " + p.number()
                                 + " of " + d.name()
                         : null;
                 if (problem != null) {

@@ -137,7 +137,7 @@ public record DoctorReport(DoctorFacts facts, List<DoctorCheck> checks, DoctorVe
             w.name("limits").beginObject().stringArray("qpTypes", l.qpTypes().stream().map(Enum::name).sorted().toList())
                     .field("maxInlineData", l.maxInlineData()).field("srq", l.srq()).field("atomics", l.atomics())
                     .field("reported", l.reported()).field("completionVectors", l.completionVectors())
-                    .field("needsGrh", l.needsGrh()).endObject();
+                    .field("needsGrh", l.needsGrh()).field("reads", l.reads()).endObject();
         }
         w.name("ports").beginArray();
         for (RdmaPort p : d.ports()) {

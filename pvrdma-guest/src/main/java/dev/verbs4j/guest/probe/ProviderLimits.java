@@ -25,9 +25,11 @@ import java.util.stream.Collectors;
  *                          device was not queried (then PVRDMA gets neither, to be safe)
  * @param completionVectors completion vectors, 0 when unknown
  * @param needsGrh          address handles must carry a GRH (every RoCE device)
+ * @param reads             RDMA READ available (max_qp_rd_atom and max_qp_init_rd_atom above 0); QEMU's
+ *                          emulated PVRDMA reports 0 for both
  */
 public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> qpTypes, int maxInlineData,
-        boolean srq, boolean atomics, boolean reported, int completionVectors, boolean needsGrh) {
+        boolean srq, boolean atomics, boolean reported, int completionVectors, boolean needsGrh, boolean reads) {
 
     public static final int INLINE_AT_CREATION = -1;
 
@@ -46,25 +48,28 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
      */
     public static ProviderLimits of(ProviderInfo info, Optional<DeviceAttributes> attributes, int completionVectors) {
         boolean reported = attributes.isPresent();
+        boolean pvrdma = info.isPvrdma();
+        boolean reads = attributes.map(a -> a.maxQpRdAtom() > 0 && a.maxQpInitRdAtom() > 0).orElse(!pvrdma);
         boolean ethernet = info.ports().stream().anyMatch(RdmaPort::isEthernet);
-        return switch (info.isPvrdma() ? RdmaProvider.PVRDMA : info.provider()) {
+        return switch (pvrdma ? RdmaProvider.PVRDMA : info.provider()) {
             // vmw_pvrdma: create_qp takes RC and UD only, sets max_inline_data to 0, offers SRQ
             // only when the device reports max_srq > 0 and atomics only when it reports CAS|FAA,
             // registers exactly one completion vector, and create_ah requires a GRH.
             case PVRDMA -> new ProviderLimits(info.name(), RdmaProvider.PVRDMA, EnumSet.of(QpType.RC, QpType.UD), 0,
                     attributes.map(DeviceAttributes::supportsSrq).orElse(false),
-                    attributes.map(DeviceAttributes::supportsAtomics).orElse(false), reported, 1, true);
+                    attributes.map(DeviceAttributes::supportsAtomics).orElse(false), reported, 1, true, reads);
             case RXE -> new ProviderLimits(info.name(), RdmaProvider.RXE, EnumSet.allOf(QpType.class),
                     INLINE_AT_CREATION, attributes.map(DeviceAttributes::supportsSrq).orElse(true),
-                    attributes.map(DeviceAttributes::supportsAtomics).orElse(true), reported, completionVectors, true);
+                    attributes.map(DeviceAttributes::supportsAtomics).orElse(true), reported, completionVectors, true,
+                    reads);
             // iWARP is connected-only: RC, no atomics.
             case SIW -> new ProviderLimits(info.name(), RdmaProvider.SIW, EnumSet.of(QpType.RC), INLINE_AT_CREATION,
                     attributes.map(DeviceAttributes::supportsSrq).orElse(true), false, reported, completionVectors,
-                    false);
+                    false, reads);
             case OTHER -> new ProviderLimits(info.name(), info.provider(), EnumSet.allOf(QpType.class),
                     INLINE_AT_CREATION, attributes.map(DeviceAttributes::supportsSrq).orElse(false),
                     attributes.map(DeviceAttributes::supportsAtomics).orElse(false), reported, completionVectors,
-                    ethernet);
+                    ethernet, reads);
         };
     }
 
@@ -110,14 +115,14 @@ public record ProviderLimits(String device, RdmaProvider provider, Set<QpType> q
     /**
      * The limits in one line.
      *
-     * @return e.g. "RC+UD QPs, no inline data, SRQ no, atomics no, 1 completion vector, AH needs GRH"
+     * @return e.g. "RC+UD QPs, no inline data, SRQ no, atomics no, RDMA READ no, 1 completion vector, AH needs GRH"
      */
     public String describe() {
         String inline = maxInlineData == INLINE_AT_CREATION ? "inline data as granted at QP creation"
                 : maxInlineData == 0 ? "no inline data" : "inline up to " + maxInlineData + " bytes";
         String source = reported ? "" : " (not reported)";
         return typeList() + " QPs, " + inline + ", SRQ " + (srq ? "yes" : "no" + source) + ", atomics "
-                + (atomics ? "yes" : "no" + source) + ", "
+                + (atomics ? "yes" : "no" + source) + ", RDMA READ " + (reads ? "yes" : "no" + source) + ", "
                 + (completionVectors > 0 ? completionVectors + " completion vector" + (completionVectors == 1 ? "" : "s")
                         : "completion vectors unknown")
                 + (needsGrh ? ", AH needs GRH" : "");

@@ -44,8 +44,8 @@ public record RdmaPort(int number, int stateCode, String state, String physState
 
     /**
      * The GID a connection should use: RoCE v2 with an IPv4-mapped address first, then any RoCE
-     * v2; on InfiniBand the first IB GID. RoCE v1 is not routable, so an Ethernet port with only
-     * RoCE v1 GIDs has none to offer.
+     * v2, then (a port with RoCE v1 only, as PVRDMA's device version 17) an IPv4-mapped RoCE v1
+     * GID, which reaches peers on the same Ethernet segment only; on InfiniBand the first IB GID.
      *
      * @return the GID, empty when the port has none to offer
      */
@@ -54,7 +54,8 @@ public record RdmaPort(int number, int stateCode, String state, String physState
             return gids.stream().filter(g -> g.type() == GidType.IB).findFirst();
         }
         return gids.stream().filter(g -> g.type() == GidType.ROCE_V2 && g.isIpv4()).findFirst()
-                .or(() -> gids.stream().filter(g -> g.type() == GidType.ROCE_V2).findFirst());
+                .or(() -> gids.stream().filter(g -> g.type() == GidType.ROCE_V2).findFirst())
+                .or(() -> gids.stream().filter(g -> g.type() == GidType.ROCE_V1 && g.isIpv4()).findFirst());
     }
 
     /**

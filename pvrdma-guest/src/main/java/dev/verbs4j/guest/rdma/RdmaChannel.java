@@ -83,6 +83,11 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     private volatile ChannelException setupFailure;
     private boolean probing;
     private boolean probeReceived;
+    /** How the peer's probe arrived here: what its sends carry on this path. */
+    private ProbeArrival peerProbe = ProbeArrival.INTACT;
+    /** The peer's sends arrive unsolicited (their flags lost): a sleeping loop must wake for every completion. */
+    private volatile boolean peerSendsUnsolicited;
+    private volatile TransportChoice limitedChoice;
 
     private RdmaChannel(NativeSocket control, TransportChoice choice, RdmaResources verbs, int maxMessageSize,
                         ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
@@ -124,7 +129,8 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
 
     /**
      * Proves the connection carries traffic both ways before the application may use it: one
-     * empty SEND each way, completed within {@code timeout}. Returns null or why it failed.
+     * empty SEND with immediate data each way, completed within {@code timeout}. Returns null or
+     * why it failed; how the peer's probe arrived is then {@link #peerProbe()}.
      */
     public String probe(Duration timeout) {
         probing = true;
@@ -144,6 +150,48 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
             return setupFailure.getMessage();
         }
         return sent.isCompletedExceptionally() ? "the probe send failed" : null;
+    }
+
+    /** How the peer's probe arrived: whether its immediate data came through (after {@link #probe}). */
+    public ProbeArrival peerProbe() {
+        return peerProbe;
+    }
+
+    /** RDMA READs this side may have outstanding and serve at once: 0 where the device takes none. */
+    public int readsInFlight() {
+        return verbs.readsInFlight();
+    }
+
+    /**
+     * Keeps to what the path carries, from how each side's probe arrived at the other ({@code mine}:
+     * this side's, as the peer saw it) and the READ depth of each side: an operation that would
+     * arrive altered, or that a side cannot serve, is refused with the reason; and a peer whose
+     * sends lose their flags wakes this side's loop for every completion, not only solicited ones.
+     */
+    public void limitTo(ProbeArrival mine, int peerReadsInFlight) {
+        peerSendsUnsolicited = peerProbe != ProbeArrival.INTACT;
+        String noReads = mine.oneSidedRefusal() != null ? mine.oneSidedRefusal()
+                : readsInFlight() == 0 ? choice.device() + " takes no RDMA READ (max_qp_rd_atom 0): exchange the data"
+                        + " as messages, or have the peer write it"
+                : peerReadsInFlight == 0 ? "the peer's device takes no RDMA READ (max_qp_rd_atom 0): exchange the data"
+                        + " as messages, or write it to the peer"
+                : null;
+        refuse(mine.immediatesRefusal(), mine.oneSidedRefusal(), noReads);
+        String limits = mine.limits();
+        if (noReads != null && mine.oneSidedRefusal() == null) { // a real device without READ
+            limits = (limits == null ? "" : limits + "; ") + "no RDMA READ (a device allows none)";
+        }
+        if (limits != null) {
+            limitedChoice = TransportChoice.rdma(choice.reason() + "; " + limits, choice.device(), choice.gidIndex(),
+                    choice.gidType());
+            LOG.warn("{} channel: {}", choice.device(), limits);
+        }
+    }
+
+    @Override
+    public TransportChoice transport() {
+        TransportChoice limited = limitedChoice;
+        return limited != null ? limited : choice;
     }
 
     /** Hands the channel to its completion loop: from here on the loop polls and ends it. */
@@ -262,10 +310,10 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
         return verbs.cq;
     }
 
-    /** Messages go out solicited, so the peer's loop may sleep through everything else. */
+    /** Messages go out solicited, so the peer's loop may sleep through everything else (unless they arrive unsolicited). */
     @Override
     public boolean awaitsOwnCompletions() {
-        return credits.hasWaiters() || operations.anyAwaited();
+        return peerSendsUnsolicited || credits.hasWaiters() || operations.anyAwaited();
     }
 
     @Override
@@ -289,8 +337,10 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
             int length = batch.byteLength(i);
             boolean hasImmediate = batch.opcodeEnum(i) == WcOpcode.RECV && batch.hasImmediate(i);
             int immediate = hasImmediate ? batch.immediateData(i) : 0;
-            if (probing && hasImmediate && immediate == PROBE && length == 0) {
+            if (probing && length == 0) { // nothing else arrives before both sides have probed
                 probeReceived = true;
+                peerProbe = !hasImmediate ? ProbeArrival.WITHOUT_IMMEDIATE
+                        : immediate == PROBE ? ProbeArrival.INTACT : ProbeArrival.IMMEDIATE_ALTERED;
             } else {
                 // read in place (or copied for a receive): the slot is posted again only after this
                 inbox.deliver(this, verbs.receiveBuffers.memory(), (long) slot * maxMessageSize, length, hasImmediate,

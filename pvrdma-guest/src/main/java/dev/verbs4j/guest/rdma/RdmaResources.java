@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  * application's regions outlive the channel, and the last one closed takes the PD with it.
  */
 final class RdmaResources {
+    private final int readsInFlight;
     private static final Logger LOG = LoggerFactory.getLogger(RdmaResources.class);
     private static final Set<Access> PEER_ACCESS = Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ);
     /** Local ACK timeout 4.096 µs * 2^14 (67 ms), 7 transport retries, RNR retries without end. */
@@ -67,7 +68,8 @@ final class RdmaResources {
         this.sendBuffers = track(made, pd.register(buffers.allocate((long) slotBytes * sendDepth, 4096),
                 Set.of(Access.LOCAL_WRITE)));
         DeviceAttributes attributes = context.queryDevice();
-        int readsInFlight = Math.max(1, Math.min(16, Math.min(attributes.maxQpRdAtom(), attributes.maxQpInitRdAtom())));
+        // 0 where the device takes no RDMA READ at all (QEMU's emulated PVRDMA): the channel then refuses reads
+        this.readsInFlight = Math.max(0, Math.min(16, Math.min(attributes.maxQpRdAtom(), attributes.maxQpInitRdAtom())));
         this.prepared = track(made, pd.queuePairBuilder(QpType.RC, cq)
                 .capabilities(new QpCapabilities(sendDepth, receiveDepth, 1, 1, 0))
                 .port(port).gid(GidChooser.index(gidIndex)).psn(new SecureRandom().nextInt(1 << 24))
@@ -116,6 +118,11 @@ final class RdmaResources {
         RdmaChannelRegion region = new RdmaChannelRegion(pd, size, this::regionClosed);
         regions.add(region);
         return region;
+    }
+
+    /** RDMA READs this QP may have outstanding, and take from the peer at once (0: none). */
+    int readsInFlight() {
+        return readsInFlight;
     }
 
     boolean owns(RdmaChannelRegion region) {

@@ -74,6 +74,23 @@ class ProviderLimitsTest {
     @Test
     void describesThePvrdmaLimitsInOneLine() {
         assertEquals("RC+UD QPs, no inline data, SRQ no (not reported), atomics no (not reported), "
-                + "1 completion vector, AH needs GRH", ProviderLimits.of(PVRDMA, Optional.empty(), 0).describe());
+                + "RDMA READ no (not reported), 1 completion vector, AH needs GRH",
+                ProviderLimits.of(PVRDMA, Optional.empty(), 0).describe());
+    }
+
+    /**
+     * What vmw_pvrdma0 reports under QEMU 7.2's emulation (ibv_devinfo -v in the rig's pvrdma
+     * topology): max_srq 512, atomic_cap ATOMIC_NONE, max_qp_rd_atom and max_qp_init_rd_atom 0.
+     */
+    @Test
+    void theEmulatedDeviceOffersSrqButNeitherAtomicsNorReads() {
+        DeviceAttributes emulated = new DeviceAttributes("0.0.014", 0x505400fffe4d0002L, 0x8000000L, 0, 0x0820, 0,
+                1024, 10467, 0, 4, 4, 2048, 28672, 1024, 1024, 0, 0, DeviceAttributes.ATOMIC_NONE, 64, 512, 12288, 4,
+                1, 1);
+        ProviderLimits limits = ProviderLimits.of(PVRDMA, Optional.of(emulated), 1);
+        assertTrue(limits.srq());
+        assertTrue(!limits.atomics() && !limits.reads(), limits.describe());
+        assertEquals("RC+UD QPs, no inline data, SRQ yes, atomics no, RDMA READ no, 1 completion vector, AH needs GRH",
+                limits.describe());
     }
 }
