@@ -170,15 +170,15 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
      */
     public void limitTo(ProbeArrival mine, int peerReadsInFlight) {
         peerSendsUnsolicited = peerProbe != ProbeArrival.INTACT;
-        String noReads = mine.oneSidedRefusal() != null ? mine.oneSidedRefusal()
-                : readsInFlight() == 0 ? choice.device() + " takes no RDMA READ (max_qp_rd_atom 0): exchange the data"
-                        + " as messages, or have the peer write it"
+        String oneSided = mine.oneSidedRefusal();
+        String noReadDevice = readsInFlight() == 0 ? choice.device() + " takes no RDMA READ (max_qp_rd_atom 0):"
+                        + " exchange the data as messages, or have the peer write it"
                 : peerReadsInFlight == 0 ? "the peer's device takes no RDMA READ (max_qp_rd_atom 0): exchange the data"
                         + " as messages, or write it to the peer"
                 : null;
-        refuse(mine.immediatesRefusal(), mine.oneSidedRefusal(), noReads);
+        refuse(mine.immediatesRefusal(), oneSided, oneSided != null ? oneSided : noReadDevice);
         String limits = mine.limits();
-        if (noReads != null && mine.oneSidedRefusal() == null) { // a real device without READ
+        if (oneSided == null && noReadDevice != null) { // a real device without READ
             limits = (limits == null ? "" : limits + "; ") + "no RDMA READ (a device allows none)";
         }
         if (limits != null) {

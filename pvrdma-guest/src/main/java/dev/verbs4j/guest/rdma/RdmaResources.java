@@ -33,7 +33,6 @@ import org.slf4j.LoggerFactory;
  * application's regions outlive the channel, and the last one closed takes the PD with it.
  */
 final class RdmaResources {
-    private final int readsInFlight;
     private static final Logger LOG = LoggerFactory.getLogger(RdmaResources.class);
     private static final Set<Access> PEER_ACCESS = Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ);
     /** Local ACK timeout 4.096 µs * 2^14 (67 ms), 7 transport retries, RNR retries without end. */
@@ -49,6 +48,7 @@ final class RdmaResources {
     final PreparedReceive receive;
     /** Completions polled while connecting, before the loop takes the CQ over. */
     final WorkCompletions setupBatch;
+    private final int readsInFlight;
     private final Arena buffers;
     private final PreparedQueuePair prepared;
     private final Set<RdmaChannelRegion> regions = ConcurrentHashMap.newKeySet();
