@@ -25,6 +25,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 public final class NativeSocket implements AutoCloseable {
     private static final int SOL_SOCKET = SocketCalls.SOL_SOCKET, SO_REUSEADDR = 2, SO_ERROR = 4, SO_KEEPALIVE = 9;
     private static final int IPPROTO_TCP = 6, TCP_NODELAY = 1, SHUT_WR = SocketCalls.SHUT_WR;
+    private static final int TCP_KEEPIDLE = 4, TCP_KEEPINTVL = 5, TCP_KEEPCNT = 6, TCP_USER_TIMEOUT = 18;
     /** TCP_INFO, and where its struct tcp_info (Linux 4.2 on) keeps tcpi_segs_out, a u32. */
     private static final int TCP_INFO = 11, TCP_INFO_SIZE = 256, TCPI_SEGS_OUT = 136;
     /** SO_RCVTIMEO as x86-64 and arm64 number it, with a struct timeval of two longs. */
@@ -133,6 +134,33 @@ public final class NativeSocket implements AutoCloseable {
     public void setNoDelayAndKeepAlive() {
         setOption(IPPROTO_TCP, TCP_NODELAY, 1);
         setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
+    }
+
+    /**
+     * How long a silent peer is waited for before the connection fails with ETIMEDOUT, whether
+     * data is in flight or not: data unacknowledged for that long ends it (TCP_USER_TIMEOUT), and
+     * an idle connection is probed from half of that on, every tenth (keep-alive, whole seconds,
+     * at least one), until the same time has passed without an answer. A peer whose
+     * link, host or kernel is gone is then noticed within about {@code timeout} (plus one probe
+     * interval); a live kernel answers the probes, so a stopped process is not lost.
+     *
+     * @param timeout the time without any answer from the peer, at least a millisecond
+     */
+    public void setPeerLossTimeout(Duration timeout) {
+        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
+        int idle = Math.max(1, millis / 2000);
+        int interval = Math.max(1, millis / 10_000);
+        setOption(SOL_SOCKET, SO_KEEPALIVE, 1);
+        setOption(IPPROTO_TCP, TCP_KEEPIDLE, idle);
+        setOption(IPPROTO_TCP, TCP_KEEPINTVL, interval);
+        // TCP_USER_TIMEOUT decides when probing gives up; the count only keeps probing until then
+        setOption(IPPROTO_TCP, TCP_KEEPCNT, Math.min(127, millis / 1000 / interval + 1));
+        setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, millis);
+    }
+
+    /** The TCP_USER_TIMEOUT in force, in milliseconds (0: the kernel's retransmission limits). */
+    public int peerLossTimeoutMillis() {
+        return getOption(IPPROTO_TCP, TCP_USER_TIMEOUT);
     }
 
     /** TCP_NODELAY on (each write goes out at once) or off (Nagle packs small writes). */

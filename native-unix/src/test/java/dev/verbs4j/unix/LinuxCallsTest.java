@@ -107,6 +107,15 @@ class LinuxCallsTest {
     }
 
     @Test
+    void aPeerLossTimeoutIsTheSocketsUserTimeout() throws Exception {
+        try (LoopbackSockets pair = LoopbackSockets.open()) {
+            assertEquals(0, pair.sender().peerLossTimeoutMillis(), "the kernel's own limits until set");
+            pair.sender().setPeerLossTimeout(Duration.ofMillis(4500));
+            assertEquals(4500, pair.sender().peerLossTimeoutMillis());
+        }
+    }
+
+    @Test
     void bytesWrittenWithWritevArriveInOrderAndEndOfStreamReadsAsMinusOne() throws Exception {
         try (Arena arena = Arena.ofConfined();
              LoopbackSockets pair = LoopbackSockets.open()) {

@@ -27,6 +27,7 @@ public final class ChannelConfig {
     private Duration rdmaConnectTimeout = Duration.ofSeconds(5);
     private Duration sendTimeout = Duration.ofSeconds(30);
     private Duration closeTimeout = Duration.ofSeconds(2);
+    private Duration peerLossTimeout = Duration.ofSeconds(5);
     private String device;
     private int gidIndex = -1;
     private boolean tcpNoDelay = true;
@@ -166,6 +167,31 @@ public final class ChannelConfig {
     }
 
     /**
+     * How long a peer that stops answering is waited for before the channel ends with
+     * {@link ChannelError#PEER_LOST}: a peer whose link, host or kernel is gone, as opposed to one
+     * that closed or whose process died (its kernel says so at once). Faults shorter than this
+     * are repaired and lose nothing; a longer silence ends the channel within about this time.
+     *
+     * <p>On RDMA it sets the RC queue pair's local ACK timeout: the largest one whose eight tries
+     * (the first send and seven retries) fit in it, so a lost packet that no later packet reveals
+     * is resent after an eighth of it at most. The default gives 537 ms, 4.3 s in all, what
+     * rdma_cm gives a RoCE queue pair; a shorter timeout resends sooner on a lossy link and gives
+     * up sooner on a flapping one. On TCP, and on the TCP connection beside an RDMA channel that
+     * also notices an idle one, it is TCP_USER_TIMEOUT with keep-alive probes. Shared memory
+     * notices a dead peer at once and never waits for a silent one: a stopped process is still there.
+     *
+     * @param timeout at least a millisecond (default 5 s)
+     * @return this configuration
+     */
+    public ChannelConfig peerLossTimeout(Duration timeout) {
+        if (Objects.requireNonNull(timeout).toMillis() < 1) {
+            throw new IllegalArgumentException("peerLossTimeout must be at least 1 ms, got " + timeout);
+        }
+        this.peerLossTimeout = timeout;
+        return this;
+    }
+
+    /**
      * RDMA device to use (null: the first usable one).
      *
      * @param name the value
@@ -297,6 +323,15 @@ public final class ChannelConfig {
      */
     public Duration closeTimeout() {
         return closeTimeout;
+    }
+
+    /**
+     * How long a silent peer is waited for before the channel ends with PEER_LOST.
+     *
+     * @return the value
+     */
+    public Duration peerLossTimeout() {
+        return peerLossTimeout;
     }
 
     /**

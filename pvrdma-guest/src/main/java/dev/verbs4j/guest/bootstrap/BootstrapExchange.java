@@ -95,6 +95,7 @@ final class BootstrapExchange {
 
     private static Channel choose(NativeSocket socket, ChannelConfig config, Capabilities local) throws IOException {
         BootstrapStreams streams = new BootstrapStreams(socket, config.connectTimeout());
+        socket.setPeerLossTimeout(config.peerLossTimeout()); // TCP's stream, or RDMA's control connection
         BootstrapHello mine = new BootstrapHello(config.transport(), config.maxMessageSize(), config.sendQueueDepth(),
                 local, SameHostFacts.here());
         // the whole statement within the time-out, not each byte: a trickling peer holds no thread for long

@@ -35,12 +35,14 @@ import org.slf4j.LoggerFactory;
 final class RdmaResources {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaResources.class);
     private static final Set<Access> PEER_ACCESS = Set.of(Access.REMOTE_WRITE, Access.REMOTE_READ);
-    /** Local ACK timeout 4.096 µs * 2^14 (67 ms), 7 transport retries, RNR retries without end. */
-    private static final int ACK_TIMEOUT = 14, RETRY_COUNT = 7, RNR_RETRY = 7;
+    /** 7 transport retries after the local ACK timeout ({@link AckTimeout}), RNR retries without end. */
+    private static final int RETRY_COUNT = AckTimeout.RETRIES, RNR_RETRY = 7;
     /** The receiver's RNR NAK delay (12: 0.64 ms) when a message finds no receive posted. */
     private static final int MIN_RNR_TIMER = 12;
 
     final Context context;
+    /** The device port the queue pair sends from. */
+    final int port;
     final ProtectionDomain pd;
     final CompletionQueue cq;
     final MemoryRegion receiveBuffers;
@@ -57,8 +59,9 @@ final class RdmaResources {
     private boolean released;
 
     private RdmaResources(LoopDevice device, int port, int gidIndex, int slotBytes, int sendDepth, int receiveDepth,
-                          List<AutoCloseable> made) {
+                          int ackTimeout, List<AutoCloseable> made) {
         this.context = device.context();
+        this.port = port;
         this.setupBatch = track(made, new WorkCompletions(16));
         this.pd = track(made, context.allocateProtectionDomain());
         this.cq = track(made, context.createCompletionQueue(sendDepth + receiveDepth + 4, device.events(), 0));
@@ -74,17 +77,17 @@ final class RdmaResources {
                 .capabilities(new QpCapabilities(sendDepth, receiveDepth, 1, 1, 0))
                 .port(port).gid(GidChooser.index(gidIndex)).psn(new SecureRandom().nextInt(1 << 24))
                 .remoteAccess(PEER_ACCESS)
-                .timers(ACK_TIMEOUT, RETRY_COUNT, RNR_RETRY, readsInFlight).responder(readsInFlight, MIN_RNR_TIMER)
+                .timers(ackTimeout, RETRY_COUNT, RNR_RETRY, readsInFlight).responder(readsInFlight, MIN_RNR_TIMER)
                 .build());
         this.receive = track(made, prepared.prepareReceive(1, 1));
     }
 
     /** Makes them all, or undoes what it made and throws. */
     static RdmaResources create(LoopDevice device, int port, int gidIndex, int slotBytes, int sendDepth,
-                                int receiveDepth) {
+                                int receiveDepth, int ackTimeout) {
         List<AutoCloseable> made = new ArrayList<>();
         try {
-            return new RdmaResources(device, port, gidIndex, slotBytes, sendDepth, receiveDepth, made);
+            return new RdmaResources(device, port, gidIndex, slotBytes, sendDepth, receiveDepth, ackTimeout, made);
         } catch (RuntimeException e) {
             for (int i = made.size() - 1; i >= 0; i--) {
                 closeQuietly(made.get(i));
