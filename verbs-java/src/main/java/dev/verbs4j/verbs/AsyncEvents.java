@@ -52,26 +52,41 @@ public final class AsyncEvents extends NativeObject {
                 if (!ReadableWait.awaitReadable(fd, WAKE_UP)) {
                     continue;
                 }
-                int rc = (int) GET_ASYNC_EVENT.invokeExact(errno, ctx, event);
-                if (rc != 0) {
+                AsyncEvent e = take(ctx, errno, event);
+                if (e == null) {
                     continue;
                 }
-                int type = ibv_async_event.event_type(event);
-                AsyncEvent e = new AsyncEvent(type, Rdma.ibv_event_type_str(type).getString(0),
-                        isPort(type) ? ibv_async_event.element.port_num(ibv_async_event.element(event)) : 0,
-                        isPort(type) ? 0 : ibv_async_event.element.qp(ibv_async_event.element(event)).address());
                 try {
                     listener.onEvent(e);
                 } catch (RuntimeException ex) {
                     LOG.warn("async event listener failed on {}", e, ex);
-                } finally {
-                    Rdma.ibv_ack_async_event(event);
                 }
             }
         } catch (Throwable t) {
             if (running) {
                 LOG.error("async event delivery for {} stopped", context.name(), t);
             }
+        }
+    }
+
+    /**
+     * Takes one event of context {@code ctx} into {@code event} (scratch memory of the event's
+     * layout) and acknowledges it at once: the event is a copy, nothing waits for the
+     * acknowledgement but the destruction of the object it names. Null when none was pending
+     * (a non-blocking fd) or the read failed.
+     */
+    static AsyncEvent take(MemorySegment ctx, MemorySegment errno, MemorySegment event) throws Throwable {
+        int rc = (int) GET_ASYNC_EVENT.invokeExact(errno, ctx, event);
+        if (rc != 0) {
+            return null;
+        }
+        try {
+            int type = ibv_async_event.event_type(event);
+            return new AsyncEvent(type, Rdma.ibv_event_type_str(type).getString(0),
+                    isPort(type) ? ibv_async_event.element.port_num(ibv_async_event.element(event)) : 0,
+                    isPort(type) ? 0 : ibv_async_event.element.qp(ibv_async_event.element(event)).address());
+        } finally {
+            Rdma.ibv_ack_async_event(event);
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.verbs4j.verbs;
 
 import dev.verbs4j.bindings.Rdma;
+import dev.verbs4j.bindings.ibv_async_event;
 import dev.verbs4j.bindings.ibv_context;
+import dev.verbs4j.unix.FileDescriptor;
 import dev.verbs4j.bindings.ibv_device_attr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,6 +38,7 @@ public final class Context extends NativeObject {
      * check against them: query once, on first use.
      */
     private volatile DeviceAttributes attributes;
+    private boolean asyncFdNonBlocking;
 
     Context(MemorySegment ctx, DeviceInfo device) {
         this(ctx, device, true);
@@ -226,6 +229,42 @@ public final class Context extends NativeObject {
      */
     public AsyncEvents asyncEvents(AsyncEventListener listener) {
         return new AsyncEvents(this, listener);
+    }
+
+    /**
+     * The fd this device's async events arrive on, for a caller that waits in its own poll or
+     * epoll set and takes them with {@link #takeAsyncEvent()} (instead of {@link #asyncEvents}).
+     * The context owns it; it is made non-blocking by the first call.
+     *
+     * @return the fd, readable while an event is pending
+     * @throws IllegalStateException if this context is closed
+     */
+    public synchronized int asyncEventFd() {
+        int fd = ibv_context.async_fd(handle());
+        if (!asyncFdNonBlocking) {
+            FileDescriptor.setNonBlocking(fd);
+            asyncFdNonBlocking = true;
+        }
+        return fd;
+    }
+
+    /**
+     * Takes one pending async event without waiting, acknowledged at once (see
+     * {@link #asyncEventFd()}). Every context of a device gets its port events; an object's events
+     * go to the context that made it.
+     *
+     * @return the event, or null when none is pending
+     * @throws IllegalStateException if this context is closed
+     */
+    public AsyncEvent takeAsyncEvent() {
+        int fd = asyncEventFd();
+        try (Arena arena = Arena.ofConfined()) {
+            return AsyncEvents.take(handle(), ErrnoCapture.allocate(arena), arena.allocate(ibv_async_event.layout()));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("reading an async event of " + name() + " (fd " + fd + ") failed", t);
+        }
     }
 
     ContextOps ops() {

@@ -377,6 +377,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         DeviceTable.Lookup found = devices.open(name);
         if (found.opened()) {
             watch(found.device().events().fd(), Epoll.IN, found.device());
+            watch(found.device().context().asyncEventFd(), Epoll.IN, found.device().portEvents);
         }
         return found.device();
     }

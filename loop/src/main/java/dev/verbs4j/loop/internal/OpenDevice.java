@@ -2,11 +2,14 @@ package dev.verbs4j.loop.internal;
 
 import dev.verbs4j.loop.spi.FdHandler;
 import dev.verbs4j.loop.spi.LoopDevice;
+import dev.verbs4j.loop.spi.PortListener;
+import dev.verbs4j.verbs.AsyncEvent;
 import dev.verbs4j.unix.FileDescriptor;
 import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.CompletionQueue;
 import dev.verbs4j.verbs.Context;
 import dev.verbs4j.verbs.Verbs;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -18,6 +21,9 @@ final class OpenDevice implements LoopDevice, FdHandler, AutoCloseable {
     private final Context context;
     private final CompletionChannel events;
     private final Consumer<CompletionQueue> onEvent;
+    private final CopyOnWriteArrayList<PortListener> portListeners = new CopyOnWriteArrayList<>();
+    /** The device's async events: port changes go to {@link #watchPorts}' listeners, the rest are dropped. */
+    final FdHandler portEvents = ready -> takePortEvent();
 
     OpenDevice(String name, Consumer<CompletionQueue> onEvent) {
         this.context = Verbs.open(name);
@@ -51,6 +57,23 @@ final class OpenDevice implements LoopDevice, FdHandler, AutoCloseable {
         CompletionQueue cq = events.takeEvent();
         if (cq != null) {
             onEvent.accept(cq);
+        }
+    }
+
+    @Override
+    public AutoCloseable watchPorts(PortListener listener) {
+        portListeners.add(listener);
+        return () -> portListeners.remove(listener);
+    }
+
+    /** One pending async event, as {@link #onReady} takes one CQ event: more keep the fd readable. */
+    private void takePortEvent() {
+        AsyncEvent event = context.takeAsyncEvent();
+        if (event == null || event.type() != AsyncEvent.PORT_ACTIVE && event.type() != AsyncEvent.PORT_ERR) {
+            return;
+        }
+        for (PortListener listener : portListeners) {
+            listener.onPortChange(event.port(), event.type() == AsyncEvent.PORT_ACTIVE);
         }
     }
 

@@ -71,12 +71,20 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     /** Immediate data of the connect probe, never seen by the application. */
     private static final int PROBE = 0x7634_6A70;
     private static final Duration PEER_LOST_GRACE = Duration.ofSeconds(1);
+    /** How long a flush with no failure before it waits for the one behind it. */
+    private static final Duration FLUSH_GRACE = Duration.ofMillis(100);
 
     private final NativeSocket control;
     /** One control message in or out: GC-owned native bytes for the socket calls. */
     private final MemorySegment controlBytes = Arena.ofAuto().allocate(16);
     private final RdmaResources verbs;
+    private final FailedCompletion failures;
+    private final LoopDevice device;
+    /** Watches the port while the loop runs the channel. */
+    private volatile LinkWatch linkWatch;
     private final int receiveDepth;
+    /** A flush came before any failure of ours: its cause is being looked for. */
+    private boolean flushSeen;
     private boolean controlWatched;
     /** False while connecting: failures are reported to the connector, which falls back to TCP. */
     private volatile boolean attached;
@@ -89,11 +97,13 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     private volatile boolean peerSendsUnsolicited;
     private volatile TransportChoice limitedChoice;
 
-    private RdmaChannel(NativeSocket control, TransportChoice choice, RdmaResources verbs, int maxMessageSize,
-                        ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
+    private RdmaChannel(NativeSocket control, TransportChoice choice, LoopDevice device, RdmaResources verbs,
+                        int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
         super(choice, maxMessageSize, config, loop, ownsLoop);
+        this.device = device;
         this.control = control;
         this.verbs = verbs;
+        this.failures = new FailedCompletion(verbs.context, verbs.port);
         this.receiveDepth = config.receiveDepth();
         for (int i = 0; i < receiveDepth; i++) {
             postReceive(i);
@@ -108,9 +118,9 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
                                      ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
         LoopDevice device = loop.engine().device(choice.device());
         RdmaResources verbs = RdmaResources.create(device, port, choice.gidIndex(), maxMessageSize,
-                config.sendQueueDepth(), config.receiveDepth());
+                config.sendQueueDepth(), config.receiveDepth(), AckTimeout.code(config.peerLossTimeout()));
         try {
-            return new RdmaChannel(control, choice, verbs, maxMessageSize, config, loop, ownsLoop);
+            return new RdmaChannel(control, choice, device, verbs, maxMessageSize, config, loop, ownsLoop);
         } catch (RuntimeException e) {
             verbs.release();
             throw e;
@@ -200,6 +210,18 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
         engine.addSource(this);
         engine.watch(control.fd(), Epoll.IN, this);
         controlWatched = true;
+        linkWatch = new LinkWatch(device, verbs.port, config.peerLossTimeout(), loop, failures, lost -> {
+            if (endCause() == null) {
+                end(lost);
+            }
+        });
+    }
+
+    private void stopWatchingTheLink() {
+        if (linkWatch != null) {
+            linkWatch.close();
+            linkWatch = null;
+        }
     }
 
     /**
@@ -207,6 +229,7 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
      * {@link #attach} got that far); the socket and the loop stay, for TCP or for their owner to close.
      */
     public void abandon() {
+        stopWatchingTheLink();
         if (attached) {
             attached = false;
             try {
@@ -359,24 +382,37 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     }
 
     private void failed(long wrId, WcStatus status, int vendorError) {
-        ChannelException cause = switch (status) {
-            case REM_ACCESS_ERR -> new ChannelException(ChannelError.REMOTE_ACCESS,
-                    "the peer refused the access (unknown key or outside its region)");
-            case LOC_LEN_ERR, REM_INV_REQ_ERR -> new ChannelException(ChannelError.LOCAL_LENGTH,
-                    "length error (" + status + ")");
-            case RETRY_EXC_ERR, RNR_RETRY_EXC_ERR -> new ChannelException(ChannelError.PEER_LOST,
-                    "the peer stopped answering (" + status + ")");
-            case WR_FLUSH_ERR -> endCause() != null ? endCause()
-                    : new ChannelException(ChannelError.TRANSPORT, "work request flushed: the queue pair is in error");
-            default -> new ChannelException(ChannelError.TRANSPORT, "completion error " + status
-                    + " (vendor error 0x" + Integer.toHexString(vendorError) + ")");
-        };
+        if (status == WcStatus.WR_FLUSH_ERR) {
+            flushed(wrId);
+            return;
+        }
+        ChannelException cause = failures.cause(status, vendorError);
         if ((wrId & RECEIVE_TAG) == 0) {
             operations.fail(wrId, cause);
         }
-        if (status != WcStatus.WR_FLUSH_ERR || endCause() == null) {
-            fail(cause);
+        fail(cause);
+    }
+
+    /**
+     * A flushed request. After a failure of ours the channel has ended with it already; a flush
+     * with none before it waits a moment for the request that failed, which completes behind the
+     * flushed receives, and then ends with what the queue pair and the port say. The flushed
+     * operation fails with the channel's end.
+     */
+    private void flushed(long wrId) {
+        if (endCause() != null || flushSeen) {
+            return;
         }
+        flushSeen = true;
+        if (!attached) {
+            fail(failures.flushed());
+            return;
+        }
+        loop.schedule(FLUSH_GRACE, () -> {
+            if (endCause() == null) {
+                end(failures.flushed());
+            }
+        });
     }
 
     private void fail(ChannelException cause) {
@@ -460,6 +496,7 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
 
     @Override
     protected void releaseResources() {
+        stopWatchingTheLink();
         if (controlWatched) {
             controlWatched = false;
             engine.unwatch(control.fd());
