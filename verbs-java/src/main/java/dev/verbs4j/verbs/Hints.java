@@ -10,7 +10,19 @@ final class Hints {
         if (errno == Errno.ENOMEM && (verb.startsWith("ibv_reg_mr") || verb.startsWith("ibv_create"))) {
             return new MemoryLockLimitException(what, verb, MemlockLimit.current());
         }
+        if (errno == Errno.EAGAIN && chargesTheRdmaCgroup(verb)) {
+            var cgroup = RdmaCgroup.ofThisProcess().filter(c -> !c.limits().isEmpty());
+            if (cgroup.isPresent()) {
+                return new RdmaCgroupLimitException(what, verb, cgroup.get());
+            }
+        }
         return new VerbsException(what, verb, errno, hint(verb, errno));
+    }
+
+    /** The verbs that make what the rdma cgroup counts: an open device, or an object on it. */
+    private static boolean chargesTheRdmaCgroup(String verb) {
+        return verb.equals("ibv_open_device") || verb.startsWith("ibv_alloc_") || verb.startsWith("ibv_reg_mr")
+                || verb.startsWith("ibv_create_") || verb.equals("rdma_create_qp");
     }
 
     static String hint(String verb, int errno) {
