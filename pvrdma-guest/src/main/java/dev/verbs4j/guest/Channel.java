@@ -111,7 +111,9 @@ public interface Channel extends AutoCloseable {
 
     /**
      * The next message. Futures are completed in arrival order; when a {@link ChannelListener}
-     * is set, messages go to it instead.
+     * is set, messages go to it instead. Messages that arrive before anyone asks wait here, up
+     * to {@link ChannelConfig#receiveBacklog} bytes; then the peer's sends wait until this side
+     * receives (back-pressure), and nothing is lost.
      *
      * @return completes with the next message (which the caller owns), or exceptionally with a
      *         {@link ChannelException} when the channel ends first

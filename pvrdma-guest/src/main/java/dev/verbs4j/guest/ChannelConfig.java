@@ -23,6 +23,7 @@ public final class ChannelConfig {
     private int maxMessageSize = 64 * 1024;
     private int sendQueueDepth = 32;
     private int receiveDepth = 32;
+    private long receiveBacklog = 16L << 20;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration rdmaConnectTimeout = Duration.ofSeconds(5);
     private Duration sendTimeout = Duration.ofSeconds(30);
@@ -116,6 +117,26 @@ public final class ChannelConfig {
      */
     public ChannelConfig receiveDepth(int depth) {
         this.receiveDepth = positive("receive depth", depth);
+        return this;
+    }
+
+    /**
+     * How many bytes of arrived messages the channel keeps for receives not yet asked for
+     * (default 16 MiB; each message counts 64 bytes more than its length). Past that it takes no
+     * more from the peer (RDMA leaves its receive buffers unposted, TCP the data in the socket,
+     * shm in the ring), so the peer's sends wait for credits and fail with SEND_QUEUE_FULL after
+     * its send time-out, until a receive here makes room: a receiver that never reads costs
+     * bounded memory on both sides, and loses nothing. A listener takes every message at once.
+     *
+     * @param bytes the value
+     * @return this configuration
+     * @throws IllegalArgumentException when the value is not positive
+     */
+    public ChannelConfig receiveBacklog(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("receive backlog must be positive, got " + bytes);
+        }
+        this.receiveBacklog = bytes;
         return this;
     }
 
@@ -284,6 +305,15 @@ public final class ChannelConfig {
      */
     public int receiveDepth() {
         return receiveDepth;
+    }
+
+    /**
+     * How many bytes of arrived messages wait for receives before the peer is held back.
+     *
+     * @return the value
+     */
+    public long receiveBacklog() {
+        return receiveBacklog;
     }
 
     /**

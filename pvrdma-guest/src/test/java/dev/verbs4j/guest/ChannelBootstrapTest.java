@@ -7,9 +7,13 @@ import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.CompletionMode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.verbs4j.verbs.Verbs;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -65,6 +69,22 @@ class ChannelBootstrapTest {
                 connected.send(ChannelTestBytes.pattern(1, 16)).get(30, TimeUnit.SECONDS);
                 assertEquals(true, ranOnTheLoopGiven.get(30, TimeUnit.SECONDS));
             }
+        }
+    }
+
+    /**
+     * A server that takes the connection and never states its hello (a wedged or foreign process
+     * on the port): the client gives up within its connect time-out, not after a wait of its own.
+     */
+    @Test
+    void aServerThatNeverAnswersFailsTheConnectWithinItsTimeout() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            ChannelConfig config = ChannelConfig.defaults().transport(TransportPreference.TCP)
+                    .connectTimeout(Duration.ofSeconds(1));
+            ChannelException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThrows(
+                    ChannelException.class, () -> ChannelConnector.connect("127.0.0.1", silent.getLocalPort(), config)));
+            assertEquals(ChannelError.CONNECT_FAILED, e.error());
+            assertTrue(e.getMessage().contains("within PT1S"), e.getMessage());
         }
     }
 

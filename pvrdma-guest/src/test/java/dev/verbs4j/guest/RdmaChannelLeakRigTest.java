@@ -10,11 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.verbs4j.loop.CompletionLoop;
+import dev.verbs4j.rig.RdmaCgroupLimit;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +87,39 @@ class RdmaChannelLeakRigTest {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> accepted.get(WAIT.toSeconds(), TimeUnit.SECONDS));
             assertEquals(ChannelError.CONNECT_FAILED, assertInstanceOf(ChannelException.class, e.getCause()).error());
+        }
+        assertNothingLeft();
+    }
+
+    /**
+     * The rdma cgroup controller (a container's limit) allows three verbs objects where each end
+     * needs five or more: both ends fail with the reason, which names the cgroup's rdma.max and
+     * how to raise it, and give back every object (rdma.current and the device's counts).
+     */
+    @Test
+    void aChannelOverTheRdmaCgroupLimitFailsWithItsReasonOnBothEnds() throws Exception {
+        String limit = DEVICE + " hca_handle=max hca_object=3";
+        try (RdmaCgroupLimit cgroup = RdmaCgroupLimit.enter("verbs4j-channel-limit", limit);
+             ChannelServer listener = ChannelServer.listen(HOST, 0, rdma())) {
+            CompletableFuture<Channel> accepted = CompletableFuture.supplyAsync(() -> listener.accept(WAIT));
+            ChannelException client = assertThrows(ChannelException.class,
+                    () -> ChannelConnector.connect(HOST, listener.port(), rdma()));
+            ExecutionException server = assertThrows(ExecutionException.class,
+                    () -> accepted.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            for (ChannelException e : List.of(client, assertInstanceOf(ChannelException.class, server.getCause()))) {
+                assertEquals(ChannelError.CONNECT_FAILED, e.error());
+                assertTrue(e.getMessage().contains("the rdma cgroup controller refused the charge")
+                        && e.getMessage().contains(cgroup.rdmaMax() + " says '" + limit + "'")
+                        && e.getMessage().contains("raise it by writing"), e.getMessage());
+            }
+            System.out.println(client.getMessage());
+            // each end's own loop closes its device as the connect fails: bounded wait, no fixed sleep
+            String zero = DEVICE + " hca_handle=0 hca_object=0";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!cgroup.current().equals(zero) && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+            }
+            assertEquals(zero, cgroup.current(), "every charge given back");
         }
         assertNothingLeft();
     }

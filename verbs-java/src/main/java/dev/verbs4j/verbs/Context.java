@@ -166,7 +166,8 @@ public final class Context extends NativeObject {
      * @return the new PD; the caller owns it and closes it after its MRs, QPs, SRQs and AHs, and before
      *         this context
      * @throws IllegalStateException if this context is closed
-     * @throws VerbsException if the verb fails
+     * @throws VerbsException if the verb fails (EAGAIN under an rdma cgroup limit gives a
+     *                         {@link RdmaCgroupLimitException})
      */
     public ProtectionDomain allocateProtectionDomain() {
         return new ProtectionDomain(this);
@@ -194,7 +195,8 @@ public final class Context extends NativeObject {
      *         before this context
      * @throws IllegalArgumentException if {@code minEntries} is out of range
      * @throws IllegalStateException if this context is closed
-     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException})
+     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException}, EAGAIN
+     *                         under an rdma cgroup limit a {@link RdmaCgroupLimitException})
      */
     public CompletionQueue createCompletionQueue(int minEntries) {
         return new CompletionQueue(this, minEntries, null, 0);
@@ -212,7 +214,8 @@ public final class Context extends NativeObject {
      *         before {@code channel} and this context
      * @throws IllegalArgumentException if {@code minEntries} or {@code completionVector} is out of range
      * @throws IllegalStateException if this context or the channel is closed
-     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException})
+     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException}, EAGAIN
+     *                         under an rdma cgroup limit a {@link RdmaCgroupLimitException})
      */
     public CompletionQueue createCompletionQueue(int minEntries, CompletionChannel channel, int completionVector) {
         return new CompletionQueue(this, minEntries, channel, completionVector);

@@ -7,10 +7,34 @@ final class Hints {
     private Hints() {}
 
     static VerbsException exception(String what, String verb, int errno) {
+        return exception(what, verb, errno, MemlockLimit.current());
+    }
+
+    /** As {@link #exception(String, String, int)}, with the locked-memory limit in force. */
+    static VerbsException exception(String what, String verb, int errno, MemlockLimit memlock) {
         if (errno == Errno.ENOMEM && (verb.startsWith("ibv_reg_mr") || verb.startsWith("ibv_create"))) {
-            return new MemoryLockLimitException(what, verb, MemlockLimit.current());
+            if (!memlock.isUnlimited()) {
+                return new MemoryLockLimitException(what, verb, memlock);
+            }
+            // no locked-memory limit to blame: say what else runs out
+            return new VerbsException(what, verb, errno, "RLIMIT_MEMLOCK is unlimited, so not the locked-memory "
+                    + "limit: the kernel or the device is out of memory for it, or a device limit is reached "
+                    + "(max_qp, max_cq, max_mr, max_pd of 'ibv_devinfo -v', counted over all processes: "
+                    + "'rdma resource show' lists what is open)");
+        }
+        if (errno == Errno.EAGAIN && chargesTheRdmaCgroup(verb)) {
+            var cgroup = RdmaCgroup.ofThisProcess().filter(c -> !c.limits().isEmpty());
+            if (cgroup.isPresent()) {
+                return new RdmaCgroupLimitException(what, verb, cgroup.get());
+            }
         }
         return new VerbsException(what, verb, errno, hint(verb, errno));
+    }
+
+    /** The verbs that make what the rdma cgroup counts: an open device, or an object on it. */
+    private static boolean chargesTheRdmaCgroup(String verb) {
+        return verb.equals("ibv_open_device") || verb.startsWith("ibv_alloc_") || verb.startsWith("ibv_reg_mr")
+                || verb.startsWith("ibv_create_") || verb.equals("rdma_create_qp");
     }
 
     static String hint(String verb, int errno) {

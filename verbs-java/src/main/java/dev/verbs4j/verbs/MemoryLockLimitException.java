@@ -3,8 +3,9 @@ package dev.verbs4j.verbs;
 import dev.verbs4j.unix.Errno;
 
 /**
- * Registration or creation failed with ENOMEM: almost always RLIMIT_MEMLOCK, so the message says
- * the limit and the fix. Immutable.
+ * Registration or creation failed with ENOMEM while RLIMIT_MEMLOCK is not unlimited: almost always
+ * that limit, so the message says the limit and the fix (with no limit in force, ENOMEM is a plain
+ * {@link VerbsException} naming the device's limits instead). Immutable.
  */
 public final class MemoryLockLimitException extends VerbsException {
     /** The limit when the verb failed. */

@@ -70,6 +70,7 @@ public final class ProtectionDomain extends NativeObject {
      *         device's {@code max_mr_size}
      * @throws IllegalStateException if this PD is closed
      * @throws MemoryLockLimitException if registration fails with ENOMEM (RLIMIT_MEMLOCK too small)
+     * @throws RdmaCgroupLimitException if it fails with EAGAIN under an rdma cgroup limit
      * @throws VerbsException if the verb fails otherwise
      */
     public MemoryRegion register(MemorySegment memory, Set<Access> access) {
@@ -84,7 +85,8 @@ public final class ProtectionDomain extends NativeObject {
      * @return the new QP, owned by the caller, who closes it before this PD and before its CQs and SRQ
      * @throws IllegalArgumentException if a size exceeds the device's limits
      * @throws IllegalStateException if this PD, a CQ or the SRQ is closed
-     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException})
+     * @throws VerbsException if the verb fails (ENOMEM gives a {@link MemoryLockLimitException}, EAGAIN
+     *                         under an rdma cgroup limit a {@link RdmaCgroupLimitException})
      */
     public QueuePair createQueuePair(QpInitAttributes attributes) {
         return QueuePair.create(this, attributes);

@@ -77,7 +77,8 @@ public final class Verbs {
      * Opens the first device of {@link #devices()}, if there is one.
      *
      * @return the open device, owned by the caller (close it last), or empty when this host has none
-     * @throws VerbsException if the device exists but cannot be opened
+     * @throws VerbsException if the device exists but cannot be opened (EAGAIN under an rdma cgroup
+     *                         limit gives a {@link RdmaCgroupLimitException})
      */
     public static Optional<Context> openFirst() {
         List<DeviceInfo> all = devices();

@@ -2,6 +2,7 @@ package dev.verbs4j.verbs;
 
 import dev.verbs4j.unix.Errno;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -28,6 +29,18 @@ class NoDeviceHostTest {
         assertTrue(e.getMessage().contains("RLIMIT_MEMLOCK"), e.getMessage());
         assertTrue(e.getMessage().contains("ulimit -l"), e.getMessage());
         assertTrue(e.getMessage().contains(MemlockLimit.current().describe()), e.getMessage());
+    }
+
+    /** With no locked-memory limit in force ENOMEM is something else's doing, and the message does not blame the limit. */
+    @Test
+    void enomemWithoutAMemlockLimitNamesTheOtherLimits() {
+        VerbsException e = Hints.exception("cannot create a QP", "ibv_create_qp", Errno.ENOMEM,
+                new MemlockLimit(MemlockLimit.UNLIMITED, MemlockLimit.UNLIMITED));
+        assertFalse(e instanceof MemoryLockLimitException, e.getMessage());
+        assertTrue(e.getMessage().contains("RLIMIT_MEMLOCK is unlimited, so not the locked-memory limit")
+                && e.getMessage().contains("max_qp") && e.getMessage().contains("rdma resource show"), e.getMessage());
+        assertTrue(Hints.exception("cannot register", "ibv_reg_mr", Errno.ENOMEM, new MemlockLimit(65536, 65536))
+                instanceof MemoryLockLimitException);
     }
 
     @Test

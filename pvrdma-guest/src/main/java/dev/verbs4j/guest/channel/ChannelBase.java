@@ -59,7 +59,7 @@ public abstract class ChannelBase implements Channel {
         this.loop = loop;
         this.engine = loop.engine();
         this.ownsLoop = ownsLoop;
-        this.inbox = new ChannelInbox(engine);
+        this.inbox = new ChannelInbox(engine, loop, config.receiveBacklog());
         this.credits = new ChannelSendCredits(config.sendQueueDepth(), config.sendTimeout(), engine, loop,
                 () -> inbox.sendSpace(this));
         this.operations = new ChannelOperations(config.sendQueueDepth(), credits, engine);

@@ -10,6 +10,7 @@ import dev.verbs4j.loop.spi.LoopEngine;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,10 +18,25 @@ import java.util.concurrent.locks.LockSupport;
  * threads blocked in a receive into their own buffer, in the order they asked), or go straight
  * to a listener. When the channel ends, messages already here can still be received; only then
  * do receives fail with the reason the channel ended.
+ *
+ * <p>It keeps a bounded number of bytes of messages nobody asked for yet: once it keeps that many,
+ * {@link #deliver} says so and the transport takes no more from the peer (RDMA holds its receive
+ * slots, shm leaves the ring, TCP the socket), so the peer's sends wait for credits, as they
+ * would for a slow network. A receive that makes room has the transport go on ({@link #onRoomAgain}).
  */
 public final class ChannelInbox {
     private final LoopEngine loop;
+    /** The loop's task queue: how the transport is told to go on from a receiving thread. */
+    private final Executor loopTasks;
     private final ArrayDeque<ChannelMessage> arrived = new ArrayDeque<>();
+    /** The bytes it keeps for receives to come before the transport holds back the rest. */
+    private final long backlog;
+    /** What the messages in {@link #arrived} count against it; under the lock. */
+    private long kept;
+    /** The transport holds back (its delivery found the inbox full); under the lock. */
+    private boolean heldBack;
+    /** How the transport goes on; runs in the loop's passes. */
+    private Runnable roomAgain = () -> {};
     /** Receive futures and {@link BufferWaiter}s, in the order they asked. */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     /** Written under the lock; read without it on the delivery path (the common case needs no lock). */
@@ -28,13 +44,47 @@ public final class ChannelInbox {
     private ChannelException end;
     private boolean endNotified;
 
-    ChannelInbox(LoopEngine loop) {
+    ChannelInbox(LoopEngine loop, Executor loopTasks, long backlog) {
         this.loop = loop;
+        this.loopTasks = loopTasks;
+        this.backlog = backlog;
+    }
+
+    /** What a kept message counts: its bytes and about what the copy's objects take beside them. */
+    private static long cost(int length) {
+        return length + 64L;
+    }
+
+    /** What the transport does once receives made room after {@link #deliver} said it holds enough; loop thread. */
+    public void onRoomAgain(Runnable goOn) {
+        this.roomAgain = goOn;
+    }
+
+    /** Takes the oldest kept message, under the lock; the transport is told to go on when that made room. */
+    private ChannelMessage take() {
+        ChannelMessage m = arrived.poll();
+        if (m != null) {
+            kept -= cost(m.length());
+            if (heldBack && kept < backlog) {
+                heldBack = false;
+                goOnLater();
+            }
+        }
+        return m;
+    }
+
+    /** In the loop's passes; a loop that is gone took the channel with it. */
+    private void goOnLater() {
+        try {
+            loopTasks.execute(roomAgain);
+        } catch (RuntimeException stopped) {
+            // the loop is gone, and the channel with it
+        }
     }
 
     CompletableFuture<ChannelMessage> receive() {
         synchronized (this) {
-            ChannelMessage m = arrived.poll();
+            ChannelMessage m = take();
             if (m != null) {
                 return CompletableFuture.completedFuture(m);
             }
@@ -66,7 +116,7 @@ public final class ChannelInbox {
         }
         BufferWaiter waiter = BufferWaiter.forThisThread();
         synchronized (this) {
-            ChannelMessage m = arrived.poll();
+            ChannelMessage m = take();
             if (m != null) {
                 into.fill(m.data(), 0, m.length(), m.hasImmediate(), m.immediate());
                 return true;
@@ -124,6 +174,11 @@ public final class ChannelInbox {
             listener = l;
             backlog = new ArrayDeque<>(arrived);
             arrived.clear();
+            kept = 0;
+            if (heldBack) {
+                heldBack = false;
+                goOnLater();
+            }
             ended = end != null && !endNotified;
             endNotified |= ended;
         }
@@ -137,13 +192,18 @@ public final class ChannelInbox {
 
     /**
      * A whole message arrived at {@code [offset, offset + length)} of {@code buffer}, valid
-     * during this call (loop thread): a listener reads it there, a receive gets a copy.
+     * during this call (loop thread): a listener reads it there, a receive gets a copy, or a copy
+     * is kept for the next receive.
+     *
+     * @return false when the copy kept made the inbox full: the transport takes no more messages
+     *         until the runnable of {@link #onRoomAgain} runs
      */
-    public void deliver(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate, int immediate) {
+    public boolean deliver(Channel channel, MemorySegment buffer, long offset, int length, boolean hasImmediate,
+                           int immediate) {
         ChannelListener l = listener;
         if (l != null) {
             l.onMessage(channel, buffer, offset, length, hasImmediate, immediate);
-            return;
+            return true;
         }
         Object w;
         synchronized (this) {
@@ -151,7 +211,9 @@ public final class ChannelInbox {
             w = l == null ? waiting.poll() : null;
             if (l == null && w == null) {
                 arrived.add(ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate));
-                return;
+                kept += cost(length);
+                heldBack = kept >= backlog;
+                return !heldBack;
             }
             if (w instanceof BufferWaiter b) {
                 b.fill(buffer, offset, length, hasImmediate, immediate); // under the lock: a timing-out waiter sees it whole or not at all
@@ -166,6 +228,7 @@ public final class ChannelInbox {
             CompletableFuture<ChannelMessage> f = (CompletableFuture<ChannelMessage>) w;
             f.complete(ChannelMessage.copyOf(buffer, offset, length, hasImmediate, immediate));
         }
+        return true;
     }
 
     /**

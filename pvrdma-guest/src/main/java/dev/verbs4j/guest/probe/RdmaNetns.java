@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  */
 public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, List<String> visibleDevices,
         int machineDevices, RdmaCmReadiness rdmaCm) {
-    private static final String PARAMETER = "module/ib_core/parameters/netns_mode";
+    private static final String IB_CORE = "module/ib_core";
+    private static final String PARAMETER = IB_CORE + "/parameters/netns_mode";
     private static final Pattern RDMA_SYSTEM = Pattern.compile("netns\\s+(shared|exclusive)");
 
     /** Copies the device list, so the record is immutable. */
@@ -69,7 +70,11 @@ public record RdmaNetns(NetnsMode mode, String modeSource, String namespace, Lis
             // ib_core's netns_mode is a bool named for the default: Y = shared, N = exclusive.
             mode = parameter.get().startsWith("Y") || parameter.get().equals("1") ? NetnsMode.SHARED : NetnsMode.EXCLUSIVE;
             source = sys.path(PARAMETER).toString();
-        } else if (sys.isLive()) {
+        } else if (sys.isLive() && sys.exists(IB_CORE)) {
+            // Only with ib_core loaded: without it there is no RDMA subsystem to ask (the tool's
+            // netlink socket is refused), and a channel's connect probes this every time: a tool
+            // started per connect costs a process, and under an exhausted open-file limit JDK 25's
+            // ProcessBuilder, failing to make its pipes, closed fd 0, by then a channel's socket.
             Optional<NetnsMode> fromTool = Commands.output(List.of("rdma", "system", "show")).flatMap(RdmaNetns::parseRdmaSystem);
             if (fromTool.isPresent()) {
                 mode = fromTool.get();

@@ -96,6 +96,13 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     /** The peer's sends arrive unsolicited (their flags lost): a sleeping loop must wake for every completion. */
     private volatile boolean peerSendsUnsolicited;
     private volatile TransportChoice limitedChoice;
+    /**
+     * Receive slots not posted again while the inbox keeps as many messages as it may (loop
+     * thread): the peer's sends then wait (RNR, retried without end) and its credits run out,
+     * until a receive makes room.
+     */
+    private final int[] heldSlots;
+    private int heldCount;
 
     private RdmaChannel(NativeSocket control, TransportChoice choice, LoopDevice device, RdmaResources verbs,
                         int maxMessageSize, ChannelConfig config, CompletionLoop loop, boolean ownsLoop) {
@@ -105,8 +112,22 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
         this.verbs = verbs;
         this.failures = new FailedCompletion(verbs.context, verbs.port);
         this.receiveDepth = config.receiveDepth();
+        this.heldSlots = new int[receiveDepth];
         for (int i = 0; i < receiveDepth; i++) {
             postReceive(i);
+        }
+        inbox.onRoomAgain(this::postHeldSlots);
+    }
+
+    /** Loop thread: receives made room in the inbox; the slots held back take messages again. */
+    private void postHeldSlots() {
+        while (heldCount > 0 && endCause() == null) {
+            try {
+                postReceive(heldSlots[--heldCount]);
+            } catch (RuntimeException e) {
+                fail(new ChannelException(ChannelError.TRANSPORT, "re-posting a receive failed: " + e.getMessage(), e));
+                return;
+            }
         }
     }
 
@@ -360,17 +381,22 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
             int length = batch.byteLength(i);
             boolean hasImmediate = batch.opcodeEnum(i) == WcOpcode.RECV && batch.hasImmediate(i);
             int immediate = hasImmediate ? batch.immediateData(i) : 0;
+            boolean room = true;
             if (probing && length == 0) { // nothing else arrives before both sides have probed
                 probeReceived = true;
                 peerProbe = !hasImmediate ? ProbeArrival.WITHOUT_IMMEDIATE
                         : immediate == PROBE ? ProbeArrival.INTACT : ProbeArrival.IMMEDIATE_ALTERED;
             } else {
                 // read in place (or copied for a receive): the slot is posted again only after this
-                inbox.deliver(this, verbs.receiveBuffers.memory(), (long) slot * maxMessageSize, length, hasImmediate,
-                        immediate);
+                room = inbox.deliver(this, verbs.receiveBuffers.memory(), (long) slot * maxMessageSize, length,
+                        hasImmediate, immediate);
             }
             if (endCause() != null) {
                 return; // ended from the delivery: its resources are gone
+            }
+            if (!room) {
+                heldSlots[heldCount++] = slot; // back-pressure: posted again once a receive makes room
+                continue;
             }
             try {
                 postReceive(slot);

@@ -62,6 +62,8 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
     private final FdHandler socketHandler = this::onSocket;
     /** Loop only: the incoming ring's armed flag (and the outgoing one's space-wanted flag) are set. */
     private boolean armed, spaceWanted;
+    /** Loop only: the inbox keeps as many messages as it may; the ring is read again once a receive makes room. */
+    private boolean heldBack;
     /** Set under the producer lock: the segment is gone. */
     private volatile boolean released;
 
@@ -73,6 +75,13 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         this.in = new RingReader(segment.inData(), segment.inControl(), maxMessageSize, segment.peerWake);
         this.sends = new SendsInFlight(config.sendQueueDepth());
         this.wakeHandler = events -> segment.ownWake.drain();
+        inbox.onRoomAgain(this::readAgain);
+    }
+
+    /** Loop thread: receives made room in the inbox; what waits in the ring comes in. */
+    private void readAgain() {
+        heldBack = false;
+        poll();
     }
 
     /**
@@ -323,8 +332,19 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
 
     @Override
     public int poll() {
+        return poll(true);
+    }
+
+    /**
+     * Takes the peer's records; with {@code holdBack}, none after a message that filled the
+     * inbox (they wait in the ring, and the peer's sends for ring space) until a receive makes room.
+     */
+    private int poll(boolean holdBack) {
         if (released) {
             return 0;
+        }
+        if (heldBack && holdBack) {
+            return completeSends();
         }
         int records = 0, work = 0;
         try {
@@ -342,6 +362,9 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
                 }
                 in.advance();
                 in.publish(); // at once, not after the batch: the peer's credit for this record comes back
+                if (heldBack && holdBack) {
+                    break;
+                }
             }
         } catch (ChannelException e) {
             end(e);
@@ -357,8 +380,8 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
     private boolean handle(int type) {
         MemorySegment ring = in.data();
         switch (type) {
-            case ShmRecord.MESSAGE -> inbox.deliver(this, ring, in.bodyAt(), in.bodyLength(), in.hasImmediate(),
-                    in.immediate());
+            case ShmRecord.MESSAGE -> heldBack = !inbox.deliver(this, ring, in.bodyAt(), in.bodyLength(),
+                    in.hasImmediate(), in.immediate());
             case ShmRecord.WRITE -> oneSided.serveWrite(ring, in.bodyAt(), in.bodyLength());
             case ShmRecord.READ -> oneSided.serveRead(ring, in.bodyAt(), maxMessageSize);
             case ShmRecord.WRITE_DONE, ShmRecord.READ_DONE -> oneSided.answered(ring, in.bodyAt(), in.bodyLength());
@@ -452,7 +475,7 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         if (released || segment.socket.discard() >= 0 && (events & (Epoll.HUP | Epoll.ERR)) == 0) {
             return;
         }
-        poll(); // what the peer committed before it went is still delivered
+        poll(false); // what the peer committed before it went is still delivered: a gone peer waits for nothing
         if (endCause() != null) {
             return;
         }

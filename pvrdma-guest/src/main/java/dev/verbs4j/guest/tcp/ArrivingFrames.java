@@ -19,13 +19,22 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
     private final TcpChannel channel;
     private final ChannelInbox inbox;
     private final OneSidedAccess oneSided;
+    private final SocketInterest interest;
     /** The thread reading the socket for its own receive, whose buffer a message may land in; null when none. */
     private BufferWaiter directReader;
 
-    ArrivingFrames(TcpChannel channel, ChannelInbox inbox, OneSidedAccess oneSided) {
+    ArrivingFrames(TcpChannel channel, ChannelInbox inbox, OneSidedAccess oneSided, SocketInterest interest) {
         this.channel = channel;
         this.inbox = inbox;
         this.oneSided = oneSided;
+        this.interest = interest;
+    }
+
+    /** A message for the inbox; one that fills it holds the socket's input back. */
+    private void deliver(MemorySegment in, long at, int length, boolean hasImmediate, int immediate) {
+        if (!inbox.deliver(channel, in, at, length, hasImmediate, immediate)) {
+            interest.holdInput();
+        }
     }
 
     /** A thread reads the socket for its own receive from now on (null: no longer). */
@@ -48,7 +57,7 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
     @Override
     public void landed(MemorySegment zone, int length, boolean hasImmediate, int immediate) {
         if (!inbox.fillInPlace(directReader, length, hasImmediate, immediate)) {
-            inbox.deliver(channel, zone, 0, length, hasImmediate, immediate); // someone was first in line
+            deliver(zone, 0, length, hasImmediate, immediate); // someone was first in line
         }
     }
 
@@ -64,14 +73,15 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
 
     @Override
     public boolean stopHere() {
-        return channel.endCause() != null || (directReader != null && directReader.getAsBoolean());
+        return channel.endCause() != null || (directReader != null && directReader.getAsBoolean())
+                || interest.inputHeld();
     }
 
     // ---- TcpFrame.Handler --------------------------------------------------------------------
 
     @Override
     public void message(MemorySegment in, long payloadAt, int length, boolean hasImmediate, int immediate) {
-        inbox.deliver(channel, in, payloadAt, length, hasImmediate, immediate);
+        deliver(in, payloadAt, length, hasImmediate, immediate);
     }
 
     @Override

@@ -49,7 +49,7 @@ final class LoopReads {
 
     /** In a pass, epoll reported input (or an error): reads it, and polls a stream from here on. */
     void onReadable() {
-        if (!reading.tryLock()) {
+        if (interest.inputHeld() || !reading.tryLock()) {
             return; // a receiving thread reads
         }
         long streamable;
@@ -87,7 +87,8 @@ final class LoopReads {
             return;
         }
         long next = -1;
-        if (look == SocketInterest.Look.READ && channel.endCause() == null && reading.tryLock()) {
+        if (look == SocketInterest.Look.READ && channel.endCause() == null && !interest.inputHeld()
+                && reading.tryLock()) {
             long streamable;
             try {
                 streamable = readAvailableSmallFrames();
@@ -152,6 +153,9 @@ final class LoopReads {
                 bytes += n;
                 if (n == 0 || channel.endCause() != null || n < asked) {
                     return bytes; // a short read emptied the socket: epoll reports what comes next
+                }
+                if (interest.inputHeld()) {
+                    return bytes; // the inbox is full: the rest waits in the kernel
                 }
             }
         } catch (LinuxCallException e) {

@@ -54,6 +54,14 @@ final class SocketInterest {
     /** Set before the socket may close (under this lock and the write lock): nothing reads, writes or watches it then. */
     private volatile boolean released;
     private volatile long lastDirectRead;
+    /**
+     * The inbox keeps as many messages as it may: nobody reads the socket until a receive makes
+     * room, so the peer's kernel stops sending and its writer waits (back-pressure). Read
+     * without the lock by readers; set under it.
+     */
+    private volatile boolean inputHeld;
+    /** The socket reported an error or hang-up: a gone peer waits for nothing, so input is never held again. */
+    private boolean peerGone;
 
     SocketInterest(NativeSocket socket, CompletionLoop loop, ChannelBase channel, ReentrantLock reading,
                    Runnable afterRewatch) {
@@ -100,6 +108,38 @@ final class SocketInterest {
                 engine.changeEvents(socket.fd(), watchedEvents());
             }
         }
+    }
+
+    // ---- input: held while the inbox is full ---------------------------------------------
+
+    /** Under the reading lock: the inbox is full; the socket's input waits in the kernel (IN leaves the epoll set). */
+    void holdInput() {
+        synchronized (lock) {
+            if (!peerGone && !inputHeld) {
+                inputHeld = true;
+                if (!released) {
+                    applyWatchedEvents();
+                }
+            }
+        }
+    }
+
+    /** Loop thread: a receive made room (or the peer is gone), so the input is read again. */
+    void releaseInput(boolean forGood) {
+        synchronized (lock) {
+            peerGone |= forGood;
+            if (inputHeld) {
+                inputHeld = false;
+                if (!released) {
+                    applyWatchedEvents();
+                }
+            }
+        }
+    }
+
+    /** Whether the input waits for a receive to make room in the inbox. */
+    boolean inputHeld() {
+        return inputHeld;
     }
 
     // ---- input: the loop, the loop's timer, or a receiving thread ----------------------------
@@ -239,6 +279,6 @@ final class SocketInterest {
 
     /** What the loop watches the socket for now. */
     private int watchedEvents() {
-        return (inputWatched && !polling ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
+        return (inputWatched && !polling && !inputHeld ? Epoll.IN : 0) | (writeInterest ? Epoll.OUT : 0);
     }
 }

@@ -64,10 +64,17 @@ public final class TcpChannel extends ChannelBase implements FdHandler {
         this.interest = new SocketInterest(socket, loop, this, reading, this::handleBufferedFrames);
         this.writer = new FrameWriter(socket, interest, this, loop, config, operations, this::readsSoFar);
         this.oneSided = new OneSidedAccess(writer, operations, this);
-        ArrivingFrames frames = new ArrivingFrames(this, inbox, oneSided);
+        ArrivingFrames frames = new ArrivingFrames(this, inbox, oneSided, interest);
         this.inbound = new TcpInbound(maxMessageSize, frames);
         this.loopReads = new LoopReads(socket, inbound, reading, interest, writer, this, loop);
         this.directReader = new DirectReader(socket, inbound, reading, interest, frames, loopReads, inbox, this, loop);
+        inbox.onRoomAgain(this::readAgain);
+    }
+
+    /** Loop thread: receives made room in the inbox; the frames left in the buffer first, then the socket. */
+    private void readAgain() {
+        interest.releaseInput(false);
+        loopReads.handleBufferedFrames();
     }
 
     /** Takes over a connected socket (after the bootstrap exchange) and starts serving it. */
@@ -164,6 +171,9 @@ public final class TcpChannel extends ChannelBase implements FdHandler {
     public void onReady(int events) {
         if ((events & (Epoll.OUT | Epoll.ERR | Epoll.HUP)) != 0) {
             writer.flushForLoop();
+        }
+        if ((events & (Epoll.ERR | Epoll.HUP)) != 0) {
+            interest.releaseInput(true); // reported whatever the interest: read what the gone peer sent
         }
         if (endCause() == null && (events & (Epoll.IN | Epoll.ERR | Epoll.HUP)) != 0) {
             loopReads.onReadable();

@@ -1,6 +1,7 @@
 package dev.verbs4j.guest.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -30,7 +31,7 @@ class ChannelInboxTest {
     void aListenerThatReadsInPlaceGetsTheBacklogInPlaceAndInOrder() {
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
              Arena arena = Arena.ofConfined()) {
-            ChannelInbox inbox = new ChannelInbox(loop.engine());
+            ChannelInbox inbox = new ChannelInbox(loop.engine(), loop, 1 << 20);
             MemorySegment receiveMemory = arena.allocate(64);
             for (int i = 1; i <= 2; i++) { // no listener yet: both wait, as copies
                 receiveMemory.set(ValueLayout.JAVA_INT_UNALIGNED, 8, i);
@@ -51,7 +52,7 @@ class ChannelInboxTest {
     void aBufferReceiveWhereTheLoopRunsIsRefusedAndTakesNothing() {
         try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
              Arena arena = Arena.ofConfined()) {
-            ChannelInbox inbox = new ChannelInbox(loop.engine());
+            ChannelInbox inbox = new ChannelInbox(loop.engine(), loop, 1 << 20);
             MemorySegment receiveMemory = arena.allocate(64).fill((byte) 7);
             inbox.deliver(null, receiveMemory, 0, 4, false, 0);
             ReceiveBuffer into = new ReceiveBuffer(MemorySegment.ofArray(new byte[64]));
@@ -61,6 +62,31 @@ class ChannelInboxTest {
             assertTrue(thrown.get().getMessage().contains("stall the loop"), thrown.get().getMessage());
             assertTrue(inbox.receive(into, 0, loop.engine()::drive), "the message is still there for a receive elsewhere");
             assertEquals(4, into.length());
+        }
+    }
+
+    /**
+     * The inbox keeps a bounded number of messages nobody asked for: the delivery that fills it
+     * says so, and a receive that makes room has the transport go on, in the loop's passes.
+     */
+    @Test
+    void aFullInboxHoldsTheTransportBackUntilAReceiveMakesRoom() throws Exception {
+        try (CompletionLoop loop = CompletionLoop.start(CompletionMode.EVENT);
+             Arena arena = Arena.ofConfined()) {
+            ChannelInbox inbox = new ChannelInbox(loop.engine(), loop, 2 * (4 + 64)); // two 4-byte messages
+            java.util.concurrent.CompletableFuture<Boolean> wentOn = new java.util.concurrent.CompletableFuture<>();
+            inbox.onRoomAgain(() -> wentOn.complete(loop.inLoop()));
+            MemorySegment receiveMemory = arena.allocate(64);
+            assertTrue(inbox.deliver(null, receiveMemory, 0, 4, false, 0), "one kept, room for another");
+            assertFalse(inbox.deliver(null, receiveMemory, 0, 4, false, 0), "two kept: hold back");
+            assertFalse(wentOn.isDone());
+            assertEquals(4, inbox.receive().get(10, java.util.concurrent.TimeUnit.SECONDS).length());
+            assertTrue(wentOn.get(10, java.util.concurrent.TimeUnit.SECONDS), "told to go on, in the loop's passes");
+            java.util.concurrent.CompletableFuture<ChannelMessage> waiting = inbox.receive();
+            assertTrue(waiting.isDone(), "the one kept");
+            java.util.concurrent.CompletableFuture<ChannelMessage> next = inbox.receive();
+            assertTrue(inbox.deliver(null, receiveMemory, 0, 4, false, 0), "a waiting receive takes it: nothing kept");
+            assertTrue(next.isDone());
         }
     }
 
