@@ -158,6 +158,15 @@ public final class NativeSocket implements AutoCloseable {
         setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, millis);
     }
 
+    /**
+     * Lifts the bound on unacknowledged data that {@link #setPeerLossTimeout} set (TCP_USER_TIMEOUT
+     * 0: the kernel's retransmission limits again), as while the peer holds its window closed on
+     * purpose; the keep-alive probes stay.
+     */
+    public void clearPeerLossTimeout() {
+        setOption(IPPROTO_TCP, TCP_USER_TIMEOUT, 0);
+    }
+
     /** The TCP_USER_TIMEOUT in force, in milliseconds (0: the kernel's retransmission limits). */
     public int peerLossTimeoutMillis() {
         return getOption(IPPROTO_TCP, TCP_USER_TIMEOUT);

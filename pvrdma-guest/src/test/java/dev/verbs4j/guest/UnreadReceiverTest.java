@@ -27,9 +27,12 @@ class UnreadReceiverTest {
     static final int MORE_THAN_ANY_BUFFER = 50_000;
     static final int SIZE = 1024;
 
+    /** Far shorter than the receiver's pause: a peer that answers but does not read is not a lost one. */
+    static final Duration PEER_LOSS = Duration.ofMillis(500);
+
     static ChannelConfig config(TransportPreference transport, CompletionLoop loop) {
         return ChannelConfig.defaults().transport(transport).loop(loop).maxMessageSize(SIZE).receiveDepth(8).receiveBacklog(64 * 1024)
-                .sendQueueDepth(8).sendTimeout(Duration.ofSeconds(1));
+                .sendQueueDepth(8).sendTimeout(Duration.ofSeconds(1)).peerLossTimeout(PEER_LOSS);
     }
 
     @ParameterizedTest
@@ -57,6 +60,7 @@ class UnreadReceiverTest {
         assertEquals(ChannelError.SEND_QUEUE_FULL, refused.error(), refused.getMessage());
         System.out.println(receiver.transport().kind() + ": the sender was held back after " + sent.size()
                 + " messages: " + refused.getMessage());
+        Thread.sleep(4 * PEER_LOSS.toMillis()); // the receiver goes on not reading: its peer must not count as lost
         for (int i = 0; i < sent.size(); i++) {
             ChannelMessage m = receiver.receive().get(30, TimeUnit.SECONDS);
             assertEquals(SIZE, m.length(), "message " + i);

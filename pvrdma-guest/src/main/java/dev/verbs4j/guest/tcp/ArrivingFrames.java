@@ -32,8 +32,8 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
 
     /** A message for the inbox; one that fills it holds the socket's input back. */
     private void deliver(MemorySegment in, long at, int length, boolean hasImmediate, int immediate) {
-        if (!inbox.deliver(channel, in, at, length, hasImmediate, immediate)) {
-            interest.holdInput();
+        if (!inbox.deliver(channel, in, at, length, hasImmediate, immediate) && interest.holdInput()) {
+            channel.tellPeerHolding(true);
         }
     }
 
@@ -107,6 +107,11 @@ final class ArrivingFrames implements TcpInbound.Frames, TcpFrame.Handler {
     @Override
     public void peerClosed() {
         channel.endWith(new ChannelException(ChannelError.PEER_CLOSED, "the peer closed the channel"));
+    }
+
+    @Override
+    public void peerHolds(boolean holding) {
+        channel.peerHolds(holding);
     }
 
     @Override

@@ -129,6 +129,22 @@ final class FrameWriter {
         }
     }
 
+    /**
+     * Tells the peer this end stopped reading ({@code holding}) or reads again: while it holds,
+     * the peer's writes stall on a closed window, which is no sign of a lost link. Nothing when
+     * the connection is closing.
+     */
+    void holding(boolean holding) {
+        synchronized (lock) {
+            try {
+                checkWritable();
+                enqueue(TcpFrame.hold(header, holding), MemorySegment.NULL, null, false);
+            } catch (ChannelException e) {
+                // the channel is ending: there is no window left to stall on
+            }
+        }
+    }
+
     /** Answers the peer's WRITE; as {@link #respond}. */
     ChannelException writeDone(long id, ChannelException refused) {
         synchronized (lock) {

@@ -112,28 +112,35 @@ final class SocketInterest {
 
     // ---- input: held while the inbox is full ---------------------------------------------
 
-    /** Under the reading lock: the inbox is full; the socket's input waits in the kernel (IN leaves the epoll set). */
-    void holdInput() {
+    /**
+     * Under the reading lock: the inbox is full; the socket's input waits in the kernel (IN leaves
+     * the epoll set). True when this began the hold.
+     */
+    boolean holdInput() {
         synchronized (lock) {
-            if (!peerGone && !inputHeld) {
-                inputHeld = true;
-                if (!released) {
-                    applyWatchedEvents();
-                }
+            if (peerGone || inputHeld) {
+                return false;
             }
+            inputHeld = true;
+            if (!released) {
+                applyWatchedEvents();
+            }
+            return true;
         }
     }
 
-    /** Loop thread: a receive made room (or the peer is gone), so the input is read again. */
-    void releaseInput(boolean forGood) {
+    /** Loop thread: a receive made room (or the peer is gone), so the input is read again. True when it was held. */
+    boolean releaseInput(boolean forGood) {
         synchronized (lock) {
             peerGone |= forGood;
-            if (inputHeld) {
-                inputHeld = false;
-                if (!released) {
-                    applyWatchedEvents();
-                }
+            if (!inputHeld) {
+                return false;
             }
+            inputHeld = false;
+            if (!released) {
+                applyWatchedEvents();
+            }
+            return true;
         }
     }
 

@@ -73,8 +73,32 @@ public final class TcpChannel extends ChannelBase implements FdHandler {
 
     /** Loop thread: receives made room in the inbox; the frames left in the buffer first, then the socket. */
     private void readAgain() {
-        interest.releaseInput(false);
+        if (interest.releaseInput(false)) {
+            tellPeerHolding(false);
+        }
         loopReads.handleBufferedFrames();
+    }
+
+    /**
+     * This end's input is held (or read again): the peer is told, so that its writes stalling on
+     * the closed window do not count as a silent peer ({@link #peerHolds}).
+     */
+    void tellPeerHolding(boolean holding) {
+        writer.holding(holding);
+        writer.afterWrite();
+    }
+
+    /**
+     * The peer holds its input (or reads again). TCP_USER_TIMEOUT would end a connection whose
+     * window stays closed that long, however promptly the peer answers the window probes, so the
+     * peer-loss timeout is lifted while the peer holds: a slow reader is not a lost one.
+     */
+    void peerHolds(boolean holding) {
+        if (holding) {
+            socket.clearPeerLossTimeout();
+        } else {
+            socket.setPeerLossTimeout(config.peerLossTimeout());
+        }
     }
 
     /** Takes over a connected socket (after the bootstrap exchange) and starts serving it. */

@@ -20,6 +20,8 @@ import java.nio.ByteOrder;
  * WRITE_DONE  type(0) id(1..8) status(9)
  * READ_DONE   type(0) id(1..8) status(9) payload(10..)
  * CLOSE       type(0)
+ * HOLD        type(0)      the sender stopped reading: its peer's writes stall until RESUME
+ * RESUME      type(0)
  * </pre>
  *
  * <p>Writing: each method writes a frame's header (everything before the payload) into the
@@ -33,7 +35,7 @@ import java.nio.ByteOrder;
  * <p>Stateless: callers guard the memory they pass.
  */
 final class TcpFrame {
-    static final byte MESSAGE = 1, WRITE = 2, READ = 3, WRITE_DONE = 4, READ_DONE = 5, CLOSE = 6;
+    static final byte MESSAGE = 1, WRITE = 2, READ = 3, WRITE_DONE = 4, READ_DONE = 5, CLOSE = 6, HOLD = 7, RESUME = 8;
     static final byte STATUS_OK = 0, STATUS_REMOTE_ACCESS = 1;
     static final int LENGTH_FIELD = 4;
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -65,6 +67,9 @@ final class TcpFrame {
         void readDone(long id, byte status, MemorySegment in, long payloadAt, int length);
 
         void peerClosed();
+
+        /** The peer stopped reading (true: its window closes on purpose) or reads again (false). */
+        void peerHolds(boolean holding);
 
         /** What came is no frame of ours: an unknown type, or a body too short for its type's fields. */
         void malformed(String why);
@@ -103,7 +108,16 @@ final class TcpFrame {
     }
 
     static int close(MemorySegment h) {
-        start(h, CLOSE, TYPE_AT + 1, 0);
+        return typeOnly(h, CLOSE);
+    }
+
+    /** HOLD ({@code holding}) or RESUME. */
+    static int hold(MemorySegment h, boolean holding) {
+        return typeOnly(h, holding ? HOLD : RESUME);
+    }
+
+    private static int typeOnly(MemorySegment h, byte type) {
+        start(h, type, TYPE_AT + 1, 0);
         return LENGTH_FIELD + TYPE_AT + 1;
     }
 
@@ -179,6 +193,7 @@ final class TcpFrame {
             case WRITE_DONE -> to.writeDone(id(in, bodyAt), status(in, bodyAt));
             case READ_DONE -> to.readDone(id(in, bodyAt), status(in, bodyAt), in, bodyAt + DONE_BODY,
                     length - DONE_BODY);
+            case HOLD, RESUME -> to.peerHolds(type == HOLD);
             default -> to.peerClosed(); // CLOSE: fields() knows no other type
         }
     }
@@ -190,7 +205,7 @@ final class TcpFrame {
             case WRITE -> WRITE_PAYLOAD_AT;
             case READ -> READ_BODY;
             case WRITE_DONE, READ_DONE -> DONE_BODY;
-            case CLOSE -> TYPE_AT + 1;
+            case CLOSE, HOLD, RESUME -> TYPE_AT + 1;
             default -> -1;
         };
     }

@@ -27,7 +27,7 @@ class MalformedFramesTest {
     void everyTypeWithABodyShorterThanItsFieldsIsMalformed() {
         try (Arena arena = Arena.ofConfined()) {
             for (byte type : new byte[] {TcpFrame.MESSAGE, TcpFrame.WRITE, TcpFrame.READ, TcpFrame.WRITE_DONE,
-                    TcpFrame.READ_DONE, TcpFrame.CLOSE}) {
+                    TcpFrame.READ_DONE, TcpFrame.CLOSE, TcpFrame.HOLD, TcpFrame.RESUME}) {
                 int fields = TcpFrame.fields(type);
                 for (int length = 1; length < fields; length++) {
                     // the body is exactly as long as the frame says: a read past it would fail
@@ -44,7 +44,8 @@ class MalformedFramesTest {
     @Test
     void frameTypesWithoutPayloadMustBeExactlyTheirFieldsLong() {
         try (Arena arena = Arena.ofConfined()) {
-            for (byte type : new byte[] {TcpFrame.READ, TcpFrame.WRITE_DONE, TcpFrame.CLOSE}) {
+            for (byte type : new byte[] {TcpFrame.READ, TcpFrame.WRITE_DONE, TcpFrame.CLOSE, TcpFrame.HOLD,
+                    TcpFrame.RESUME}) {
                 int length = TcpFrame.fields(type) + 3;
                 MemorySegment body = arena.allocate(length);
                 body.set(ValueLayout.JAVA_BYTE, 0, type);
@@ -133,6 +134,11 @@ class MalformedFramesTest {
         @Override
         public void readDone(long id, byte status, MemorySegment in, long payloadAt, int length) {
             calls.add("readDone");
+        }
+
+        @Override
+        public void peerHolds(boolean holding) {
+            calls.add(holding ? "hold" : "resume");
         }
 
         @Override
