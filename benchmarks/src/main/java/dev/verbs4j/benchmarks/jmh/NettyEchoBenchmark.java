@@ -1,5 +1,6 @@
 package dev.verbs4j.benchmarks.jmh;
 
+import dev.verbs4j.benchmarks.netty.EchoPair;
 import dev.verbs4j.loop.CompletionMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -42,12 +43,12 @@ public class NettyEchoBenchmark {
     @Param({"64"})
     public int size;
 
-    private dev.verbs4j.benchmarks.netty.EchoPairHandle pair;
+    private EchoPair pair;
     private ByteBuf request;
 
     @Setup(Level.Trial)
     public void connect() throws Exception {
-        pair = dev.verbs4j.benchmarks.netty.EchoPairHandle.open(transport, CompletionMode.parse(mode),
+        pair = EchoPair.open(transport, CompletionMode.parse(mode),
                 System.getenv().getOrDefault("RIG_ADDR", "127.0.0.1"));
         request = PooledByteBufAllocator.DEFAULT.directBuffer(size).writeZero(size);
     }

@@ -2,11 +2,13 @@ package dev.verbs4j.benchmarks.netty;
 
 import dev.verbs4j.loop.CompletionMode;
 import dev.verbs4j.netty.Verbs4jChannelOption;
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerTransportFilter;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
@@ -17,61 +19,89 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
-import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * gRPC unary round trips (grpc-netty, unshaded) over one transport, server and client in this
- * JVM: a blocking call of 64 bytes each way from the main thread, as an application makes it.
+ * gRPC unary round trips (grpc-netty, unshaded) over one transport, server and client each a JVM
+ * of its own with one event-loop thread: a blocking call of 64 bytes each way from the client's
+ * main thread, as an application makes it.
  * <pre>
- * java -cp ... dev.verbs4j.benchmarks.netty.GrpcUnaryBench TRANSPORT MODE ADDRESS ITERS
+ * java -cp ... dev.verbs4j.benchmarks.netty.GrpcUnaryBench server TRANSPORT MODE ADDRESS
+ * java -cp ... dev.verbs4j.benchmarks.netty.GrpcUnaryBench client TRANSPORT MODE ADDRESS PORT ITERS WARMUP
  * </pre>
- * Prints {@code grpc TRANSPORT 64 p50_us p99_us} after a warm-up.
+ * The server prints {@code listening ADDRESS PORT} and exits when the client's connection has
+ * closed; the client prints {@code grpc TRANSPORT 64 p50_us p99_us} of ITERS calls after WARMUP.
  */
 public final class GrpcUnaryBench {
     private static final MethodDescriptor<byte[], byte[]> ECHO = MethodDescriptor.<byte[], byte[]>newBuilder(
                     Bytes.INSTANCE, Bytes.INSTANCE).setType(MethodDescriptor.MethodType.UNARY)
             .setFullMethodName(MethodDescriptor.generateFullMethodName("verbs4j.bench.Echo", "Echo")).build();
+    private static final int SIZE = 64;
 
     private GrpcUnaryBench() {}
 
     /**
-     * Runs the row.
+     * Runs one side.
      *
      * @param args as the class comment shows
      * @throws Exception when the server or a call fails
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            throw new IllegalArgumentException("usage: TRANSPORT MODE ADDRESS ITERS");
+        if (args.length == 4 && args[0].equals("server")) {
+            serve(NettyTransport.parse(args[1], CompletionMode.parse(args[2])), args[3]);
+        } else if (args.length == 7 && args[0].equals("client")) {
+            client(NettyTransport.parse(args[1], CompletionMode.parse(args[2])), args[3], Integer.parseInt(args[4]),
+                    Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+        } else {
+            throw new IllegalArgumentException(
+                    "usage: server TRANSPORT MODE ADDRESS | client TRANSPORT MODE ADDRESS PORT ITERS WARMUP");
         }
-        NettyTransport transport = NettyTransport.parse(args[0], CompletionMode.parse(args[1]));
-        String address = args[2];
-        int iters = Integer.parseInt(args[3]);
-        EventLoopGroup serverGroup = transport.newGroup(1), clientGroup = transport.newGroup(1);
-        NettyServerBuilder serverBuilder = NettyServerBuilder.forAddress(new InetSocketAddress(address, 0))
-                .channelType(transport.serverChannel()).bossEventLoopGroup(serverGroup)
-                .workerEventLoopGroup(serverGroup).directExecutor()
+    }
+
+    private static void serve(NettyTransport transport, String address) throws Exception {
+        EventLoopGroup group = transport.newGroup(1);
+        CountDownLatch clientGone = new CountDownLatch(1);
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(address, 0))
+                .channelType(transport.serverChannel()).bossEventLoopGroup(group).workerEventLoopGroup(group)
+                .directExecutor().addTransportFilter(new ServerTransportFilter() {
+                    @Override
+                    public void transportTerminated(Attributes transportAttrs) {
+                        clientGone.countDown();
+                    }
+                })
                 .addService(ServerServiceDefinition.builder("verbs4j.bench.Echo")
                         .addMethod(ECHO, ServerCalls.asyncUnaryCall((request, response) -> {
                             response.onNext(request);
                             response.onCompleted();
                         })).build());
         if (transport.isVerbs4j()) {
-            serverBuilder.withChildOption(Verbs4jChannelOption.TRANSPORT, transport.transport());
+            builder.withChildOption(Verbs4jChannelOption.TRANSPORT, transport.transport());
         }
-        Server server = serverBuilder.build().start();
-        int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();
-        NettyChannelBuilder clientBuilder = NettyChannelBuilder.forAddress(address, port)
-                .channelType(transport.channel()).eventLoopGroup(clientGroup).directExecutor().usePlaintext();
-        if (transport.isVerbs4j()) {
-            clientBuilder.withOption(Verbs4jChannelOption.TRANSPORT, transport.transport());
-        }
-        ManagedChannel channel = clientBuilder.build();
+        Server server = builder.build().start();
         try {
-            byte[] request = new byte[64];
-            for (int i = 0; i < Math.max(100, iters / 2); i++) {
+            BenchOutput.listening(address, ((InetSocketAddress) server.getListenSockets().getFirst()).getPort());
+            if (!clientGone.await(1, TimeUnit.HOURS)) {
+                throw new IllegalStateException("the client's connection did not close in an hour");
+            }
+        } finally {
+            server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static void client(NettyTransport transport, String address, int port, int iters, int warmup)
+            throws Exception {
+        EventLoopGroup group = transport.newGroup(1);
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(address, port)
+                .channelType(transport.channel()).eventLoopGroup(group).directExecutor().usePlaintext();
+        if (transport.isVerbs4j()) {
+            builder.withOption(Verbs4jChannelOption.TRANSPORT, transport.transport());
+        }
+        ManagedChannel channel = builder.build();
+        try {
+            byte[] request = new byte[SIZE];
+            for (int i = 0; i < warmup; i++) {
                 ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, request);
             }
             long[] nanos = new long[iters];
@@ -80,14 +110,10 @@ public final class GrpcUnaryBench {
                 ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, request);
                 nanos[i] = System.nanoTime() - start;
             }
-            Arrays.sort(nanos);
-            System.out.printf(Locale.ROOT, "grpc %s 64 %.1f %.1f%n", transport.label(), nanos[iters / 2] / 1e3,
-                    nanos[(int) (iters * 0.99)] / 1e3);
+            System.out.println("grpc " + transport.label() + " " + SIZE + " " + BenchOutput.p50p99(nanos));
         } finally {
             channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-            server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-            clientGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            serverGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 

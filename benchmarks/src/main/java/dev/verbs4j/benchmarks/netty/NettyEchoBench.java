@@ -4,18 +4,24 @@ import dev.verbs4j.loop.CompletionMode;
 import dev.verbs4j.netty.Verbs4jSocketChannel;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import java.util.Arrays;
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Netty echo round trips and a one-way stream over one transport, server and client in this JVM
- * on one event-loop thread each:
+ * Netty echo round trips and a one-way stream over one transport, server and client each a JVM
+ * of its own with one event-loop thread (benchmarks/netty.sh runs them, pinned to a CPU each):
  * <pre>
- * java -cp ... dev.verbs4j.benchmarks.netty.NettyEchoBench TRANSPORT MODE ADDRESS ITERS STREAM_MIB
+ * java -cp ... dev.verbs4j.benchmarks.netty.NettyEchoBench server TRANSPORT MODE ADDRESS
+ * java -cp ... dev.verbs4j.benchmarks.netty.NettyEchoBench client TRANSPORT MODE ADDRESS ECHO_PORT SINK_PORT
+ *     ITERS WARMUP STREAM_MIB
  *   TRANSPORT  nio | verbs4j-rdma | verbs4j-tcp      MODE  busy | event | adaptive (verbs4j's loops)
  * </pre>
- * Prints a line per row: {@code echo TRANSPORT SIZE p50_us p99_us} for 64 B and 4 KiB, and
- * {@code stream TRANSPORT 65536 MB_per_s} for 64 KiB writes, after a warm-up of the same work.
+ * The server prints {@code listening ADDRESS ECHO_PORT SINK_PORT} and exits once the client's two
+ * connections have closed. The client prints a line per row: {@code echo TRANSPORT SIZE p50_us
+ * p99_us} for 64 B and 4 KiB (ITERS round trips after WARMUP), and {@code stream TRANSPORT 65536
+ * MB_per_s} for STREAM_MIB MiB of 64 KiB writes (after as many unmeasured).
  */
 public final class NettyEchoBench {
     private static final int[] SIZES = {64, 4096};
@@ -24,43 +30,63 @@ public final class NettyEchoBench {
     private NettyEchoBench() {}
 
     /**
-     * Runs the rows.
+     * Runs one side.
      *
      * @param args as the class comment shows
-     * @throws Exception when a connect or a round trip fails
+     * @throws Exception when a bind, a connect or a round trip fails
      */
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) {
-            throw new IllegalArgumentException("usage: TRANSPORT MODE ADDRESS ITERS STREAM_MIB");
-        }
-        NettyTransport transport = NettyTransport.parse(args[0], CompletionMode.parse(args[1]));
-        String address = args[2];
-        int iters = Integer.parseInt(args[3]);
-        long streamBytes = Long.parseLong(args[4]) << 20;
-        try (EchoPair pair = new EchoPair(transport, address, true)) {
-            System.out.println("# " + transport.label() + " carried by " + carrier(pair));
-            for (int size : SIZES) {
-                ByteBuf request = PooledByteBufAllocator.DEFAULT.directBuffer(size).writeZero(size);
-                pair.roundTrips(request, Math.max(100, iters / 2), null, 0); // warm-up
-                long[] nanos = new long[iters];
-                pair.roundTrips(request, iters, nanos, 0);
-                request.release();
-                Arrays.sort(nanos);
-                System.out.printf(Locale.ROOT, "echo %s %d %.1f %.1f%n", transport.label(), size,
-                        nanos[iters / 2] / 1e3, nanos[(int) (iters * 0.99)] / 1e3);
-            }
-        }
-        try (EchoPair pair = new EchoPair(transport, address, false)) {
-            ByteBuf chunk = PooledByteBufAllocator.DEFAULT.directBuffer(STREAM_CHUNK).writeZero(STREAM_CHUNK);
-            pair.stream(chunk, Math.max(STREAM_CHUNK, streamBytes / 4)); // warm-up
-            double seconds = pair.stream(chunk, streamBytes);
-            chunk.release();
-            System.out.printf(Locale.ROOT, "stream %s %d %.1f%n", transport.label(), STREAM_CHUNK,
-                    streamBytes / seconds / 1e6);
+        if (args.length == 4 && args[0].equals("server")) {
+            serve(NettyTransport.parse(args[1], CompletionMode.parse(args[2])), args[3]);
+        } else if (args.length == 9 && args[0].equals("client")) {
+            NettyTransport transport = NettyTransport.parse(args[1], CompletionMode.parse(args[2]));
+            client(transport, new InetSocketAddress(args[3], Integer.parseInt(args[4])),
+                    new InetSocketAddress(args[3], Integer.parseInt(args[5])), Integer.parseInt(args[6]),
+                    Integer.parseInt(args[7]), Long.parseLong(args[8]) << 20);
+        } else {
+            throw new IllegalArgumentException("usage: server TRANSPORT MODE ADDRESS | client TRANSPORT MODE ADDRESS"
+                    + " ECHO_PORT SINK_PORT ITERS WARMUP STREAM_MIB");
         }
     }
 
-    private static String carrier(EchoPair pair) {
-        return pair.client() instanceof Verbs4jSocketChannel ours ? ours.transport().describe() : "kernel TCP";
+    private static void serve(NettyTransport transport, String address) throws InterruptedException {
+        try (EchoServer server = new EchoServer(transport, address)) {
+            BenchOutput.listening(address, server.echoAddress().getPort(), server.sinkAddress().getPort());
+            if (!server.awaitClosed(2, 1, TimeUnit.HOURS)) {
+                throw new IllegalStateException("the client's echo and stream connections did not both close in an hour");
+            }
+        }
+    }
+
+    private static void client(NettyTransport transport, InetSocketAddress echo, InetSocketAddress sink, int iters,
+            int warmup, long streamBytes) throws Exception {
+        EventLoopGroup group = transport.newGroup(1);
+        try {
+            try (EchoClient client = new EchoClient(transport, group, echo)) {
+                System.out.println("# " + transport.label() + " carried by " + carrier(client));
+                for (int size : SIZES) {
+                    ByteBuf request = PooledByteBufAllocator.DEFAULT.directBuffer(size).writeZero(size);
+                    client.roundTrips(request, warmup, null);
+                    long[] nanos = new long[iters];
+                    client.roundTrips(request, iters, nanos);
+                    request.release();
+                    System.out.printf(Locale.ROOT, "echo %s %d %s%n", transport.label(), size, BenchOutput.p50p99(nanos));
+                }
+            }
+            try (StreamClient client = new StreamClient(transport, group, sink)) {
+                ByteBuf chunk = PooledByteBufAllocator.DEFAULT.directBuffer(STREAM_CHUNK).writeZero(STREAM_CHUNK);
+                client.stream(chunk, streamBytes); // warm-up
+                double seconds = client.stream(chunk, streamBytes);
+                chunk.release();
+                System.out.printf(Locale.ROOT, "stream %s %d %.1f%n", transport.label(), STREAM_CHUNK,
+                        streamBytes / seconds / 1e6);
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static String carrier(EchoClient client) {
+        return client.channel() instanceof Verbs4jSocketChannel ours ? ours.transport().describe() : "kernel TCP";
     }
 }
