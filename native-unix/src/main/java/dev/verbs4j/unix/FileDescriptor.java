@@ -12,7 +12,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /** What every fd needs: close, O_NONBLOCK, and a timed poll(2) on one or two fds. */
 public final class FileDescriptor {
-    public static final short POLLIN = 0x1, POLLOUT = 0x4;
+    public static final short POLLIN = 0x1, POLLOUT = 0x4, POLLERR = 0x8, POLLHUP = 0x10, POLLRDHUP = 0x2000;
     private static final int F_GETFL = 3, F_SETFL = 4, O_NONBLOCK = 0x800;
     private static final MethodHandle CLOSE = Libc.function("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle FCNTL = Libc.function("fcntl",

@@ -321,6 +321,15 @@ public final class NativeSocket implements AutoCloseable {
         FileDescriptor.poll(writablePoll, 1, timeoutMillis);
     }
 
+    /**
+     * Whether the peer has closed its side or the connection broke (POLLRDHUP, POLLHUP, POLLERR),
+     * seen without reading: bytes still to be read stay where they are. Does not wait.
+     */
+    public boolean peerHungUp() {
+        return (await(FileDescriptor.POLLRDHUP, -1, 0)
+                & (FileDescriptor.POLLRDHUP | FileDescriptor.POLLHUP | FileDescriptor.POLLERR)) != 0;
+    }
+
     /** Waits for {@code events} as {@link FileDescriptor#await}. */
     public int await(short events, int cancelFd, long timeoutMillis) {
         return FileDescriptor.await(fd, events, cancelFd, timeoutMillis);

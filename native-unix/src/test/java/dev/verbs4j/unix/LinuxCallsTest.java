@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -168,6 +169,23 @@ class LinuxCallsTest {
             assertTrue(failed.errno() == Errno.ECONNRESET || failed.errno() == Errno.EPIPE,
                     failed.getMessage());
             assertTrue(failed.getMessage().contains("sendmsg"), failed.getMessage());
+        }
+    }
+
+    @Test
+    void aHangUpIsSeenWithoutTakingTheBytesStillToRead() throws Exception {
+        try (Arena arena = Arena.ofConfined();
+             LoopbackSockets pair = LoopbackSockets.open()) {
+            NativeSocket receiver = pair.receiver();
+            assertFalse(receiver.peerHungUp(), "an open connection");
+            MemorySegment bytes = arena.allocateFrom("abc");
+            assertEquals(3, pair.sender().write(bytes.address(), 3));
+            receiver.await(dev.verbs4j.unix.FileDescriptor.POLLIN, -1, 10_000);
+            assertFalse(receiver.peerHungUp(), "bytes to read are no hang-up");
+            pair.sender().close();
+            receiver.await(dev.verbs4j.unix.FileDescriptor.POLLRDHUP, -1, 10_000);
+            assertTrue(receiver.peerHungUp(), "the peer closed");
+            assertEquals("abc", readAll(receiver, arena), "what came before the close is still there");
         }
     }
 

@@ -73,6 +73,8 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     private static final Duration PEER_LOST_GRACE = Duration.ofSeconds(1);
     /** How long a flush with no failure before it waits for the one behind it. */
     private static final Duration FLUSH_GRACE = Duration.ofMillis(100);
+    /** How often the probe looks whether the peer hung up the bootstrap connection meanwhile. */
+    private static final long HANG_UP_LOOK_NANOS = 1_000_000;
 
     private final NativeSocket control;
     /** One control message in or out: GC-owned native bytes for the socket calls. */
@@ -161,17 +163,26 @@ public final class RdmaChannel extends ChannelBase implements CompletionSource, 
     /**
      * Proves the connection carries traffic both ways before the application may use it: one
      * empty SEND with immediate data each way, completed within {@code timeout}. Returns null or
-     * why it failed; how the peer's probe arrived is then {@link #peerProbe()}.
+     * why it failed; how the peer's probe arrived is then {@link #peerProbe()}. A peer that hangs
+     * up the bootstrap connection meanwhile (its process died) ends the wait at once: its probe
+     * will not come.
      */
     public String probe(Duration timeout) {
         probing = true;
         CompletableFuture<Void> sent = send(MemorySegment.NULL, PROBE);
         long deadline = System.nanoTime() + timeout.toNanos();
+        long nextLook = System.nanoTime() + HANG_UP_LOOK_NANOS;
         while (!(sent.isDone() && probeReceived) && setupFailure == null) {
+            long now = System.nanoTime();
             if (verbs.cq.poll(verbs.setupBatch) > 0) {
                 deliver(verbs.setupBatch);
-            } else if (System.nanoTime() > deadline) {
+            } else if (now > deadline) {
                 return "no RDMA traffic within " + timeout + " (wrong GID, unreachable peer or filtered RoCE)";
+            } else if (now - nextLook >= 0) {
+                nextLook = now + HANG_UP_LOOK_NANOS;
+                if (control.peerHungUp()) {
+                    return "the peer hung up the bootstrap connection before its RDMA probe came";
+                }
             } else {
                 Thread.onSpinWait();
             }
