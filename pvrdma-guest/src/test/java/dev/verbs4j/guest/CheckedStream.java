@@ -1,30 +1,24 @@
 package dev.verbs4j.guest;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.CRC32;
 
 /**
- * One direction of a checked message stream over a channel: message {@code seq} has a length
- * and an immediate that follow from {@code seq} (mixed sizes up to the maximum, every third with
- * immediate data), a header of its number and the CRC-32 of its payload, and a payload drawn from
- * its number. The sender sends {@code count} of them; the receiver takes what arrives and checks
- * each against the next number it expects, so a gap, a duplicate, a reordering, a wrong length,
- * a flipped bit or a lost immediate is named with the message it hit. Either side stops at the
+ * One direction of a checked message stream over a channel: message {@code seq} is
+ * {@link SequencedMessage} {@code seq} (its number, a checksum, a size from its number: mixed up
+ * to the maximum), every third with immediate data that follows from its number. The receiver
+ * checks each against the next number it expects, so a gap, a duplicate, a reordering, a wrong
+ * length, a flipped bit or a lost immediate is named with the message it hit. Either side stops at the
  * channel's first failure and keeps it, with when it came. The stream runs until
  * {@link #endAfter} says how many more messages it carries: a fault applied meanwhile then
  * certainly meets traffic, however long applying it took.
  */
 final class CheckedStream {
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
-    private static final int HEADER = 8;
-
     /** Messages in all: unbounded until {@link #endAfter}. */
     private volatile int count = Integer.MAX_VALUE;
     private final int maxMessage;
@@ -48,10 +42,6 @@ final class CheckedStream {
         count = sent.get() + more;
     }
 
-    int length(int seq) {
-        return seq % 41 == 0 ? maxMessage : HEADER + (int) ((seq * 2654435761L & 0xffffffffL) % (maxMessage - HEADER));
-    }
-
     static boolean hasImmediate(int seq) {
         return seq % 3 == 0;
     }
@@ -65,8 +55,7 @@ final class CheckedStream {
         MemorySegment message = MemorySegment.ofArray(new byte[maxMessage]);
         try {
             for (int seq = 0; seq < count; seq++) {
-                MemorySegment m = message.asSlice(0, length(seq));
-                fill(m, seq);
+                MemorySegment m = message.asSlice(0, SequencedMessage.write(message, 0, seq, maxMessage));
                 CompletableFuture<Void> done = hasImmediate(seq) ? channel.send(m, immediate(seq)) : channel.send(m);
                 sent.incrementAndGet();
                 done.whenComplete((ok, failure) -> {
@@ -100,43 +89,15 @@ final class CheckedStream {
     }
 
     private void check(int expected, ReceiveBuffer got) {
-        MemorySegment m = got.message();
-        if (m.byteSize() < HEADER) {
-            violations.add("message " + expected + ": " + m.byteSize() + " bytes, no header");
-            return;
+        String wrong = SequencedMessage.check(got.message(), got.length(), 0, expected, maxMessage);
+        if (wrong != null) {
+            violations.add(wrong);
         }
-        int seq = m.get(INT, 0);
-        if (seq != expected) {
-            violations.add("expected message " + expected + ", got " + seq
-                    + (seq < expected ? " (a duplicate or reordering)" : " (a gap)"));
+        if (got.hasImmediate() != hasImmediate(expected)
+                || hasImmediate(expected) && got.immediate() != immediate(expected)) {
+            violations.add("message " + expected + ": immediate " + (got.hasImmediate() ? got.immediate() : "none")
+                    + ", sent " + (hasImmediate(expected) ? immediate(expected) : "none"));
         }
-        if (m.byteSize() != length(seq)) {
-            violations.add("message " + seq + ": " + m.byteSize() + " bytes, sent " + length(seq));
-        } else if (m.get(INT, 4) != crc(m)) {
-            violations.add("message " + seq + ": payload damaged (CRC-32 differs)");
-        }
-        if (got.hasImmediate() != hasImmediate(seq) || hasImmediate(seq) && got.immediate() != immediate(seq)) {
-            violations.add("message " + seq + ": immediate " + (got.hasImmediate() ? got.immediate() : "none")
-                    + ", sent " + (hasImmediate(seq) ? immediate(seq) : "none"));
-        }
-    }
-
-    private static void fill(MemorySegment m, int seq) {
-        m.set(INT, 0, seq);
-        long x = seq * 0x9E3779B97F4A7C15L + 1;
-        for (long i = HEADER; i < m.byteSize(); i++) {
-            x ^= x << 13;
-            x ^= x >>> 7;
-            x ^= x << 17;
-            m.set(ValueLayout.JAVA_BYTE, i, (byte) x);
-        }
-        m.set(INT, 4, crc(m));
-    }
-
-    private static int crc(MemorySegment m) {
-        CRC32 crc = new CRC32();
-        crc.update(m.asSlice(HEADER).asByteBuffer());
-        return (int) crc.getValue();
     }
 
     int sent() {
