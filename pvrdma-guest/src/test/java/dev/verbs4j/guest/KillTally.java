@@ -61,12 +61,29 @@ final class KillTally {
     }
 
     /** Kills per aimed phase, per phase hit and per ending, the longest kill-to-end of each ending, and the time. */
+    /** How many kills were aimed at each phase. */
+    String aimedAt() {
+        Map<String, Integer> aimed = new TreeMap<>();
+        kills.forEach(k -> aimed.merge(k.point().phase().word, 1, Integer::sum));
+        return aimed.toString();
+    }
+
+    /** How the killed channels ended on the server, and the longest time from a kill to that end. */
+    String endings() {
+        Map<String, Integer> ended = new TreeMap<>();
+        long longest = 0;
+        for (Kill k : kills) {
+            ended.merge(k.killedEndedAs(), 1, Integer::sum);
+            longest = Math.max(longest, k.longestNanos() / 1_000_000);
+        }
+        return ended + ", each within " + longest + " ms of its kill";
+    }
+
     String summary(int planned, long seed, double seconds) {
-        Map<String, Integer> aimed = new TreeMap<>(), hit = new TreeMap<>(), ended = new TreeMap<>();
+        Map<String, Integer> hit = new TreeMap<>(), ended = new TreeMap<>();
         Map<String, Long> longest = new TreeMap<>();
         long settled = 0;
         for (Kill k : kills) {
-            aimed.merge(k.point().phase().word, 1, Integer::sum);
             hit.merge(k.where().replaceAll(" \\d+$", ""), 1, Integer::sum);
             ended.merge(k.killedEndedAs(), 1, Integer::sum);
             if (!k.killedEndedAs().equals(NO_CONNECTION)) {
@@ -77,6 +94,6 @@ final class KillTally {
         return String.format("%d of %d kills in %.1f s (seed %d)%n  aimed at: %s%n  killed in: %s%n"
                         + "  the killed channel on the server: %s%n  longest from the kill to the server-side end (ms): %s%n"
                         + "  longest from the kill to rdma resource show as before: %d ms",
-                kills.size(), planned, seconds, seed, aimed, hit, ended, longest, settled);
+                kills.size(), planned, seconds, seed, aimedAt(), hit, ended, longest, settled);
     }
 }

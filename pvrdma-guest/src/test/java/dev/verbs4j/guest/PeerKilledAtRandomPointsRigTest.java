@@ -92,9 +92,23 @@ class PeerKilledAtRandomPointsRigTest {
                     }
                 }
                 assertEquals(List.of(), server.acceptErrors(), "accepts that failed");
+                reliabilityRow(tally, server.connections());
             }
         }
         System.out.println(tally.summary(KILLS, SEED, (System.nanoTime() - start) / 1e9));
+    }
+
+    /** One line for the README's reliability table: the kills, the messages and bytes the server checked, none lost. */
+    private static void reliabilityRow(KillTally tally, List<CheckingServer.Connection> connections) {
+        long messages = 0, bytes = 0;
+        for (CheckingServer.Connection c : connections) {
+            for (int i = 0; i < c.messages(); i++) {
+                bytes += SequencedMessage.size(i, MAX_MESSAGE);
+            }
+            messages += c.messages();
+        }
+        System.out.printf("reliability | process, RDMA | SIGKILL of the peer at random points | %d kills: %s | %d | %d | 0 "
+                + "| %s%n", KILLS, tally.aimedAt(), messages, bytes, tally.endings());
     }
 
     private KillTally.Kill killOnce(CheckingServer server, int index, KillPoint point) throws Exception {
