@@ -119,7 +119,18 @@ public final class CmEventChannel extends NativeObject {
         return nextMatching(event -> event.id() == id || event.listenId() == id, timeout);
     }
 
-    private CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout) {
+    /**
+     * The next event that {@code wanted} accepts, or null when none arrives within {@code timeout};
+     * the events it refuses are kept for their ids' waiters. For a watcher of established
+     * connections (DISCONNECTED, DEVICE_REMOVAL) beside the threads that connect other ids.
+     *
+     * @param wanted  called once for each event read or kept, on the reading thread
+     * @param timeout how long to wait, positive
+     * @return the event (already acknowledged), or null on timeout
+     * @throws IllegalStateException if this channel is closed, or the thread is interrupted
+     * @throws VerbsException if reading the event fails
+     */
+    public CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout) {
         handle();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
