@@ -23,10 +23,12 @@ final class HeldIo {
     private final List<CompletableFuture<Void>> writes = new ArrayList<>();
     private final CompletableFuture<Void> read;
 
-    /** Sends one write per 4 KiB of {@code buf} and a read of one unit into {@code one}. */
-    HeldIo(NvmfController c, IoBuffer buf, IoBuffer one) {
+    /**
+     * Sends one write per 4 KiB of {@code buf} and a read of one unit into {@code one}; {@code perUnit}
+     * blocks make 4 KiB (asked of the controller before the fault: Identify is an admin command).
+     */
+    HeldIo(NvmfController c, int perUnit, IoBuffer buf, IoBuffer one) {
         this.c = c;
-        int perUnit = WriteWorkload.UNIT / c.namespace(1).blockSize();
         for (int i = 0; i < buf.segment().byteSize() / WriteWorkload.UNIT; i++) {
             writes.add(c.writeAsync(1, WriteWorkload.REGION_LBA + (long) i * perUnit, perUnit, buf,
                     (long) i * WriteWorkload.UNIT));

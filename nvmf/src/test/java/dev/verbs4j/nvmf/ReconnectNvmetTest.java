@@ -130,7 +130,7 @@ class ReconnectNvmetTest {
                 removePort();
                 // DISCONNECTED at once (the port's removal disconnects the queues), taking the queues down,
                 // then 3 attempts a second apart, each bounded by the 5 s timeout
-                new HeldIo(c, buf, one).assertAllLost(Duration.ofSeconds(45));
+                new HeldIo(c, perUnit, buf, one).assertAllLost(Duration.ofSeconds(45));
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertThrows(ControllerLostException.class, () -> c.read(1, REGION_LBA, perUnit, buf, 0));
                 System.out.printf("controller lost %d ms after the port went: %s%n", ms, c.failure().getMessage());

@@ -33,6 +33,7 @@ public final class CmEventWatcher implements AutoCloseable {
         void broken(NvmfException cause, boolean deviceRemoved);
     }
 
+    private final CmEventChannel channel;
     private final Map<CmId, NvmfQueue> queues = new IdentityHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
@@ -43,6 +44,7 @@ public final class CmEventWatcher implements AutoCloseable {
      * @param target the target's address as messages name it
      */
     public CmEventWatcher(CmEventChannel channel, List<NvmfQueue> watched, String target, Listener listener) {
+        this.channel = channel;
         for (NvmfQueue q : watched) {
             queues.put(q.cmId(), q);
         }
@@ -51,9 +53,9 @@ public final class CmEventWatcher implements AutoCloseable {
                 CmEvent e;
                 try {
                     e = channel.nextMatching(ev -> !stopped && queues.containsKey(ev.id())
-                            && BREAKING.contains(ev.type()), Duration.ofSeconds(1));
+                            && BREAKING.contains(ev.type()), Duration.ofSeconds(10));
                 } catch (IllegalStateException interruptedOrClosed) {
-                    return; // close interrupts it
+                    return;
                 }
                 if (e != null) {
                     NvmfQueue q = queues.get(e.id());
@@ -83,7 +85,7 @@ public final class CmEventWatcher implements AutoCloseable {
     public void close() {
         stopped = true;
         if (thread != Thread.currentThread()) {
-            thread.interrupt();
+            channel.wakeUp();
             try {
                 thread.join();
             } catch (InterruptedException e) {
