@@ -108,8 +108,8 @@ netns_tcp() {   # plain TCP init netns -> nordma across the veth (busybox nc lis
 # the kernel initiator (nvme-rdma) against the nvmet target: discovery lists our subsystem, connect
 # gives a block device, 1 MiB written with O_DIRECT reads back equal after a reconnect
 NVME_HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-0000-0000-00000000f00d
-nvmet_discover() {
-  local out; out=$(nvme discover -t rdma -a "$RIG_ADDR" -s "$RIG_NVMET_PORT" -q $NVME_HOSTNQN) || return 1
+nvmet_discover() {   # $1 = the target's address, [$2 = the host's (nvme --host-traddr)]
+  local out; out=$(nvme discover -t rdma -a "$1" ${2:+-w "$2"} -s "$RIG_NVMET_PORT" -q $NVME_HOSTNQN) || return 1
   echo "$out" | grep -E 'subnqn|trsvcid'
   grep -q "subnqn: *$RIG_NVMET_NQN\$" <<<"$out" && grep -q 'trsvcid: *4420' <<<"$out"
 }
@@ -148,7 +148,7 @@ case $T in
   single)    check "devices: rxe0" expect_devices "rxe0" ;;
   two-hosts) check "devices: rxe0 rxe1 rxe2" expect_devices "rxe0 rxe1 rxe2" ;;
   no-rdma)   check "devices in init netns: rxe0" expect_devices "rxe0" ;;
-  nvmet)     check "devices: rxe0" expect_devices "rxe0" ;;
+  nvmet)     check "devices: rxe0 rxe1 rxe2" expect_devices "rxe0 rxe1 rxe2" ;;
 esac
 check "GID types are RoCE v2" gids_roce_v2
 check "ibv_rc_pingpong rxe0" pair 18515 "ibv_rc_pingpong -d rxe0 -g $G -n 200" "ibv_rc_pingpong -d rxe0 -g $G -n 200 $RIG_ADDR"
@@ -170,7 +170,9 @@ if [[ $T == no-rdma ]]; then
   check "TCP 10.79.0.1 -> 10.79.0.2 (nordma) across the veth" netns_tcp
 fi
 if [[ $T == nvmet ]]; then
-  check "nvme discover lists $RIG_NVMET_NQN on 4420" nvmet_discover
+  check "nvme discover lists $RIG_NVMET_NQN on 4420" nvmet_discover "$RIG_ADDR"
+  check "nvme discover on $RIG_NVMET_LINK_ADDR from $RIG_NVMET_LINK_HOST_ADDR (across the veth)" \
+    nvmet_discover "$RIG_NVMET_LINK_ADDR" "$RIG_NVMET_LINK_HOST_ADDR"
   check "nvme connect + dd round trip (O_DIRECT, reconnect between)" nvmet_dd_round_trip
 fi
 if ((FAILS)); then echo "selftest: $FAILS check(s) FAILED (topology $T)"; exit 1; fi

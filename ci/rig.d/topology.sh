@@ -38,7 +38,9 @@ topo_base() {
 # rxe1 on v0 and rxe2 on v1, the two ends of a veth pair in the same netns.  Both addresses are
 # local, so the kernel would route .1 <-> .2 through lo, and rxe drops packets arriving on lo.
 # rxe sets the output ifindex, so per-oif rules send its frames out through the veth, and
-# accept_local/rp_filter=0 let the other end take packets from a local source address.
+# accept_local/rp_filter=0 let the other end take packets from a local source address.  The rules
+# look up main, whose connected routes come back with a link taken down and up again (a route of
+# another table through the link would be gone for good).
 topo_two_hosts() {
   local i
   ip link add v0 type veth peer name v1 || t_fail "cannot create veth v0/v1" || return
@@ -47,8 +49,7 @@ topo_two_hosts() {
     echo 1 > /proc/sys/net/ipv4/conf/$i/accept_local; echo 0 > /proc/sys/net/ipv4/conf/$i/rp_filter
   done
   ip link set v0 up && ip link set v1 up || t_fail "veth up" || return
-  ip route add 10.78.0.0/24 dev v0 table 100 && ip route add 10.78.0.0/24 dev v1 table 101 &&
-    ip rule add pref 10 oif v0 lookup 100 && ip rule add pref 11 oif v1 lookup 101 &&
+  ip rule add pref 10 oif v0 lookup main && ip rule add pref 11 oif v1 lookup main &&
     ip rule add pref 100 lookup local && ip rule del pref 0 || t_fail "policy routing" || return
   rdma link add rxe1 type rxe netdev v0 || t_fail "rdma link add rxe1 failed" || return
   rdma link add rxe2 type rxe netdev v1 || t_fail "rdma link add rxe2 failed" || return
@@ -82,7 +83,7 @@ topo_no_rdma() {
 NVMET_NQN=nqn.2026-11.dev.verbs4j:rig
 NVMET_PORT=4420
 topo_nvmet() {
-  local cfg=/sys/kernel/config/nvmet s p dev
+  local cfg=/sys/kernel/config/nvmet s dev
   modprobe -a loop nvmet nvmet-rdma nvme-rdma || t_fail "cannot load loop/nvmet/nvmet-rdma/nvme-rdma" || return
   mkdir -p /run/nvmet && mount -t tmpfs -o size=300m nvmet /run/nvmet &&
     truncate -s 256M /run/nvmet/ns1.img && dev=$(losetup --find --show /run/nvmet/ns1.img) ||
@@ -92,11 +93,19 @@ topo_nvmet() {
   mkdir "$s" && echo 1 >"$s/attr_allow_any_host" &&
     mkdir "$s/namespaces/1" && echo "$dev" >"$s/namespaces/1/device_path" &&
     echo 1 >"$s/namespaces/1/enable" || t_fail "nvmet subsystem $NVMET_NQN" || return
-  p=$cfg/ports/1
-  mkdir "$p" && echo rdma >"$p/addr_trtype" && echo ipv4 >"$p/addr_adrfam" &&
-    echo "$RIG_ADDR" >"$p/addr_traddr" && echo $NVMET_PORT >"$p/addr_trsvcid" &&
-    ln -s "$s" "$p/subsystems/" || t_fail "nvmet rdma port $RIG_ADDR:$NVMET_PORT" || return
+  nvmet_port 1 "$RIG_ADDR" "$s" || return
+  # port 2 on rxe1's 10.78.0.1 (two-hosts' veth end v0): an initiator on rxe2 (10.78.0.2, v1) reaches
+  # it across the veth, where netem and a link taken down act on its frames
+  topo_two_hosts && nvmet_port 2 10.78.0.1 "$s" || return
   export RIG_NVMET_NQN=$NVMET_NQN RIG_NVMET_PORT=$NVMET_PORT RIG_NVMET_DEVICE=$dev
+  export RIG_NVMET_LINK_ADDR=10.78.0.1 RIG_NVMET_LINK_HOST_ADDR=10.78.0.2 RIG_NVMET_LINK_NETDEVS="v0 v1"
+}
+
+nvmet_port() {   # $1 = configfs port id, $2 = IPv4 address, $3 = subsystem: an RDMA port on $2:4420 with it linked
+  local p=/sys/kernel/config/nvmet/ports/$1
+  mkdir "$p" && echo rdma >"$p/addr_trtype" && echo ipv4 >"$p/addr_adrfam" &&
+    echo "$2" >"$p/addr_traddr" && echo $NVMET_PORT >"$p/addr_trsvcid" &&
+    ln -s "$3" "$p/subsystems/" || t_fail "nvmet rdma port $1 on $2:$NVMET_PORT" || return
 }
 
 topology_setup() {   # $1 = single | two-hosts | no-rdma | nvmet | two-netns | two-netns-exclusive | pvrdma

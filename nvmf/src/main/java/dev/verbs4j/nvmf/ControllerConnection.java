@@ -2,6 +2,7 @@ package dev.verbs4j.nvmf;
 
 import dev.verbs4j.nvmf.connect.QueueConnector;
 import dev.verbs4j.nvmf.controller.AdminChannel;
+import dev.verbs4j.nvmf.controller.CmEventWatcher;
 import dev.verbs4j.nvmf.controller.ControllerRegisters;
 import dev.verbs4j.nvmf.controller.IoQueue;
 import dev.verbs4j.nvmf.controller.KeepAliveTimer;
@@ -15,6 +16,8 @@ import dev.verbs4j.nvmf.wire.Properties;
 import dev.verbs4j.nvmf.wire.Sgl;
 import dev.verbs4j.verbs.CmEventChannel;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -24,7 +27,8 @@ import java.util.function.Consumer;
  * completion loop of the progress thread, on the rdma_cm event channel and shared verbs objects
  * of its {@link Reconnector}, which outlive it (a reconnect makes a new one on them). A failure
  * part-way closes what was made; {@link #close} takes it all down in the reverse order. The first
- * failure of any of its queues is handed to {@code onBroken}.
+ * failure of any of its queues (a completion in error, a Keep Alive unanswered, rdma_cm's word that
+ * the connection or its device is gone) is handed to {@code onBroken}.
  */
 final class ControllerConnection {
     private static final int ADMIN_QUEUE_SIZE = 32;     // NVME_AQ_DEPTH, what nvmet accepts at most
@@ -41,6 +45,9 @@ final class ControllerConnection {
     final ControllerIdentity identity;
     final long maxTransferBytes;
     private KeepAliveTimer keepAlive;
+    private CmEventWatcher cmEvents;
+    /** Set when rdma_cm reported the RDMA device removed: no reconnect can use it again. */
+    private volatile boolean deviceRemoved;
     private volatile ControllerLoop loop;
     /** Set by the first close: AutoCloseable asks a second one to do nothing (the arenas refuse a second close). */
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -71,7 +78,7 @@ final class ControllerConnection {
         ControllerConnection c = null;
         NvmfQueue adminQueue = null;
         try {
-            QueueConnector connector = new QueueConnector(channel, o.target(), o.timeout());
+            QueueConnector connector = new QueueConnector(channel, o.hostAddress(), o.target(), o.timeout());
             int kato = o.isDiscovery() ? 0 : (int) o.keepAlive().toMillis();
             QueueConnector.Connected a = connector.connect(0, ADMIN_QUEUE_SIZE, resources, o.hostId(), o.hostNqn(),
                     o.subsystemNqn(), Fabrics.CNTLID_DYNAMIC, kato);
@@ -87,6 +94,8 @@ final class ControllerConnection {
             if (kato > 0) {
                 c.keepAlive = new KeepAliveTimer(c.admin, o.keepAlive(), o.subsystemNqn(), c::fail);
             }
+            c.cmEvents = new CmEventWatcher(channel, c.queues(), o.target().getAddress().getHostAddress() + ":"
+                    + o.target().getPort(), c::cmBroken);
             if (o.progressThread() && c.io.count() > 0) {
                 c.loop = ControllerLoop.start(o.completionMode(), o.progressSpin(), c.io, resources.events());
             }
@@ -99,6 +108,25 @@ final class ControllerConnection {
             }
             throw e;
         }
+    }
+
+    private List<NvmfQueue> queues() {
+        List<NvmfQueue> all = new ArrayList<>();
+        all.add(admin.queue());
+        for (int q = 0; q < io.count(); q++) {
+            all.add(io.get(q).queue());
+        }
+        return all;
+    }
+
+    private void cmBroken(NvmfException cause, boolean removed) {
+        deviceRemoved |= removed;
+        fail(cause);
+    }
+
+    /** Whether rdma_cm reported the connection's RDMA device removed. */
+    boolean deviceRemoved() {
+        return deviceRemoved;
     }
 
     /** The completion loop that takes the I/O queues' completions, or null when the caller polls. */
@@ -147,6 +175,9 @@ final class ControllerConnection {
         }
         if (keepAlive != null) {
             keepAlive.close();
+        }
+        if (cmEvents != null) {
+            cmEvents.close();
         }
         if (shutdown) {
             try {

@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /**
  * Where and how to connect, in {@code nvme connect}'s terms: transport address ({@code -a}),
- * service id ({@code -s}), subsystem NQN ({@code -n}), host NQN ({@code -q}) and host id
+ * host transport address ({@code -w}), service id ({@code -s}), subsystem NQN ({@code -n}), host NQN ({@code -q}) and host id
  * ({@code -I}), number of I/O queues ({@code -i}), queue size ({@code -Q}), keep-alive timeout
  * ({@code -k}). Immutable and thread-safe; the {@code with*} methods return a copy and throw
  * {@link IllegalArgumentException} for a value out of range, {@link NullPointerException} for null.
@@ -28,6 +28,7 @@ public final class NvmfConnectOptions {
     public static final Duration DEFAULT_CONTROLLER_LOSS_TIMEOUT = Duration.ofSeconds(600);
 
     private final InetSocketAddress target;
+    private final InetAddress hostAddress;
     private final String subsystemNqn;
     private final UUID hostId;
     private final String hostNqn;
@@ -41,11 +42,12 @@ public final class NvmfConnectOptions {
     private final Duration reconnectDelay;
     private final Duration controllerLossTimeout;
 
-    private NvmfConnectOptions(InetSocketAddress target, String subsystemNqn, UUID hostId, String hostNqn,
+    private NvmfConnectOptions(InetSocketAddress target, InetAddress hostAddress, String subsystemNqn, UUID hostId, String hostNqn,
                                int ioQueues, int queueSize, Duration keepAlive, Duration timeout,
                                boolean progressThread, Duration progressSpin, CompletionMode completionMode,
                                Duration reconnectDelay, Duration controllerLossTimeout) {
         this.target = target;
+        this.hostAddress = hostAddress;
         this.subsystemNqn = subsystemNqn;
         this.hostId = hostId;
         this.hostNqn = hostNqn;
@@ -73,17 +75,20 @@ public final class NvmfConnectOptions {
      * @throws NullPointerException     when the address or NQN is null
      */
     public static NvmfConnectOptions rdma(String address, int port, String subsystemNqn) {
-        InetAddress ip;
-        try {
-            ip = InetAddress.getByName(Objects.requireNonNull(address, "address"));
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("unknown target address '" + address + "'", e);
-        }
+        InetAddress ip = resolve("target", Objects.requireNonNull(address, "address"));
         UUID id = UUID.randomUUID();
-        return new NvmfConnectOptions(new InetSocketAddress(ip, port), Objects.requireNonNull(subsystemNqn), id,
+        return new NvmfConnectOptions(new InetSocketAddress(ip, port), null, Objects.requireNonNull(subsystemNqn), id,
                 "nqn.2014-08.org.nvmexpress:uuid:" + id, 1, 128, Duration.ofSeconds(10), Duration.ofSeconds(10), false,
                 DEFAULT_PROGRESS_SPIN, CompletionMode.ADAPTIVE,
                 DEFAULT_RECONNECT_DELAY, DEFAULT_CONTROLLER_LOSS_TIMEOUT);
+    }
+
+    private static InetAddress resolve(String what, String address) {
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("unknown " + what + " address '" + address + "'", e);
+        }
     }
 
     /**
@@ -102,8 +107,24 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withSubsystemNqn(String nqn) {
-        return new NvmfConnectOptions(target, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
+        return new NvmfConnectOptions(target, hostAddress, Objects.requireNonNull(nqn), hostId, hostNqn, ioQueues, queueSize,
                 keepAlive, timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
+    }
+
+    /**
+     * The local address the queues connect from ({@code nvme connect --host-traddr}): it picks the
+     * RDMA device and port, and the route, where the target's address alone would pick another
+     * (e.g. a target reachable both through a loopback device and across a link).
+     *
+     * @param address a local IP address or host name (resolved now); null for the one the route to
+     *                the target picks
+     * @return a copy
+     * @throws IllegalArgumentException when the address does not resolve
+     */
+    public NvmfConnectOptions withHostAddress(String address) {
+        InetAddress ip = address == null ? null : resolve("host", address);
+        return new NvmfConnectOptions(target, ip, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive,
+                timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
     /**
@@ -114,7 +135,7 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withHost(String nqn, UUID id) {
-        return new NvmfConnectOptions(target, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, Objects.requireNonNull(id), Objects.requireNonNull(nqn),
                 ioQueues, queueSize, keepAlive, timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -128,7 +149,7 @@ public final class NvmfConnectOptions {
         if (n < 1 || n > 64) {
             throw new IllegalArgumentException("I/O queues: 1..64, got " + n);
         }
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, n, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, n, queueSize, keepAlive, timeout,
                 progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -142,7 +163,7 @@ public final class NvmfConnectOptions {
         if (n < 2 || n > 1024) {
             throw new IllegalArgumentException("queue size: 2..1024, got " + n);
         }
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, n, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, n, keepAlive, timeout,
                 progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -153,7 +174,7 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withKeepAlive(Duration d) {
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize,
                 Objects.requireNonNull(d), timeout, progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -167,7 +188,7 @@ public final class NvmfConnectOptions {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException("timeout must be positive, got " + d);
         }
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, d,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, d,
                 progressThread, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -180,7 +201,7 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withProgressThread(boolean on) {
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 on, progressSpin, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -198,7 +219,7 @@ public final class NvmfConnectOptions {
         if (d.isNegative()) {
             throw new IllegalArgumentException("progress spin must not be negative, got " + d);
         }
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 progressThread, d, completionMode, reconnectDelay, controllerLossTimeout);
     }
 
@@ -212,7 +233,7 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withCompletionMode(CompletionMode mode) {
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 progressThread, progressSpin, Objects.requireNonNull(mode, "mode"), reconnectDelay,
                 controllerLossTimeout);
     }
@@ -228,7 +249,7 @@ public final class NvmfConnectOptions {
         if (d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException("reconnect delay must be positive, got " + d);
         }
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 progressThread, progressSpin, completionMode, d, controllerLossTimeout);
     }
 
@@ -243,7 +264,7 @@ public final class NvmfConnectOptions {
      * @return a copy
      */
     public NvmfConnectOptions withControllerLossTimeout(Duration d) {
-        return new NvmfConnectOptions(target, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
+        return new NvmfConnectOptions(target, hostAddress, subsystemNqn, hostId, hostNqn, ioQueues, queueSize, keepAlive, timeout,
                 progressThread, progressSpin, completionMode, reconnectDelay, Objects.requireNonNull(d));
     }
 
@@ -273,6 +294,15 @@ public final class NvmfConnectOptions {
      */
     public InetSocketAddress target() {
         return target;
+    }
+
+    /**
+     * The local address the queues connect from.
+     *
+     * @return the address, or null for the one the route to the target picks
+     */
+    public InetAddress hostAddress() {
+        return hostAddress;
     }
 
     /**

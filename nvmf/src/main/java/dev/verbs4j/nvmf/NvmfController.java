@@ -476,6 +476,17 @@ public final class NvmfController implements AutoCloseable {
     }
 
     /**
+     * The transport failure that last took the controller's connection down (a completion in
+     * error, a Keep Alive unanswered, rdma_cm reporting the target disconnected or the device
+     * removed), whether it reconnected since or not: what a log says about a reconnect.
+     *
+     * @return the failure, or null while the first connection works
+     */
+    public NvmfException lastTransportFailure() {
+        return link.lastTransportFailure();
+    }
+
+    /**
      * Where the controller is: LIVE, RECONNECTING after a transport failure (I/O is held), LOST
      * when reconnecting gave up, CLOSED.
      *

@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * NQN and host id, a new controller id), as {@link ReconnectSchedule} says, on the same rdma_cm
  * event channel and verbs objects (the caller's {@link IoBuffer}s stay registered). A new
  * connection to the same controller (serial, model, subsystem) whose namespaces kept their sizes
- * becomes current and the held commands are sent again; otherwise, or when the attempts run out,
- * the controller is lost and every held and later command fails with
+ * becomes current and the held commands are sent again; otherwise, when the attempts run out, or
+ * when the RDMA device was removed (its verbs objects cannot serve another connection), the
+ * controller is lost and every held and later command fails with
  * {@link ControllerLostException}. Owns the channel and the verbs objects.
  */
 final class Reconnector {
@@ -105,6 +106,13 @@ final class Reconnector {
         }
     }
 
+    /** What broke the connection last, or null while the first one works (reconnecting or not). */
+    NvmfException lastTransportFailure() {
+        synchronized (lock) {
+            return broken;
+        }
+    }
+
     /** A queue of {@code c} broke: when {@code c} is the live connection, the reconnect starts. Never blocks. */
     private void broke(ControllerConnection c, NvmfException cause) {
         synchronized (lock) {
@@ -112,7 +120,10 @@ final class Reconnector {
                 return; // a connection being taken down or not yet current
             }
             broken = cause;
-            if (schedule.failed(System.nanoTime()) == ControllerState.LOST && reconnects) {
+            if (schedule.failed(System.nanoTime()) == ControllerState.RECONNECTING && c.deviceRemoved()) {
+                schedule.lost(); // the shared verbs objects and the caller's buffers are on the device that went
+            }
+            if (schedule.state() == ControllerState.LOST && reconnects) {
                 lostCause = lost(cause);
             }
             lock.notifyAll();

@@ -39,6 +39,13 @@ final class NvmetRig {
         return NvmfConnectOptions.rdma(address(), port(), nqn()).withTimeout(Duration.ofSeconds(20));
     }
 
+    /** The target's port 2, across the veth pair from rxe2's address. */
+    static NvmfConnectOptions linkOptions() {
+        RigEnvironment rig = RigEnvironment.current();
+        return NvmfConnectOptions.rdma(rig.nvmetLinkAddress(), port(), nqn()).withHostAddress(rig.nvmetLinkHostAddress())
+                .withTimeout(Duration.ofSeconds(20));
+    }
+
     /** nvme connect with the kernel initiator; returns the namespace's block device once it exists. */
     static Path kernelConnect() {
         Commands.run("nvme", "connect", "-t", "rdma", "-a", address(), "-s", String.valueOf(port()), "-n", nqn(),

@@ -102,6 +102,21 @@ public final class RigEnvironment {
         return require(RigVariable.RIG_NVMET_DEVICE);
     }
 
+    /** nvmet: the target's second port, on rxe1 at one end of the veth pair. */
+    public String nvmetLinkAddress() {
+        return require(RigVariable.RIG_NVMET_LINK_ADDR);
+    }
+
+    /** nvmet: the initiator's source address for {@link #nvmetLinkAddress}, on rxe2 at the veth's other end. */
+    public String nvmetLinkHostAddress() {
+        return require(RigVariable.RIG_NVMET_LINK_HOST_ADDR);
+    }
+
+    /** nvmet: the veth ends between them, the target's first, then the initiator's. */
+    public List<String> nvmetLinkNetdevs() {
+        return two(RigVariable.RIG_NVMET_LINK_NETDEVS);
+    }
+
     /** two-netns: the two namespaces, each with its own device. */
     public List<String> netnsPair() {
         return two(RigVariable.RIG_NETNS_PAIR);

@@ -1,5 +1,6 @@
 package dev.verbs4j.verbs;
 
+import dev.verbs4j.unix.EventFd;
 import dev.verbs4j.unix.ReadableWait;
 import dev.verbs4j.unix.Errno;
 import dev.verbs4j.bindings.Rdma;
@@ -49,6 +50,11 @@ public final class CmEventChannel extends NativeObject {
     private final Condition arrived = lock.newCondition();
     private boolean readerActive;
     private final Deque<CmEvent> pending = new ConcurrentLinkedDeque<>();
+    /** Cuts the reader's wait short for {@link #wakeUp}. */
+    private final EventFd wake = new EventFd();
+    private final ReadableWait readerWait = new ReadableWait();
+    /** Calls of {@link #wakeUp} so far: a waiter that sees it change returns. Guarded by {@code lock}. */
+    private long wakeUps;
 
     private CmEventChannel(MemorySegment channel) {
         super("rdma_cm event channel", channel, null);
@@ -119,7 +125,18 @@ public final class CmEventChannel extends NativeObject {
         return nextMatching(event -> event.id() == id || event.listenId() == id, timeout);
     }
 
-    private CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout) {
+    /**
+     * The next event that {@code wanted} accepts, or null when none arrives within {@code timeout};
+     * the events it refuses are kept for their ids' waiters. For a watcher of established
+     * connections (DISCONNECTED, DEVICE_REMOVAL) beside the threads that connect other ids.
+     *
+     * @param wanted  called once for each event read or kept, on the reading thread
+     * @param timeout how long to wait, positive
+     * @return the event (already acknowledged), or null on timeout or {@link #wakeUp}
+     * @throws IllegalStateException if this channel is closed, or the thread is interrupted
+     * @throws VerbsException if reading the event fails
+     */
+    public CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout) {
         handle();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -128,6 +145,7 @@ public final class CmEventChannel extends NativeObject {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for an rdma_cm event", e);
         }
+        long woken = wakeUps;
         try {
             while (true) {
                 CmEvent kept = takePending(wanted);
@@ -135,7 +153,7 @@ public final class CmEventChannel extends NativeObject {
                     return kept;
                 }
                 long left = deadline - System.nanoTime();
-                if (left <= 0) {
+                if (left <= 0 || wakeUps != woken) {
                     return null;
                 }
                 if (readerActive) {
@@ -167,12 +185,32 @@ public final class CmEventChannel extends NativeObject {
         readerActive = true;
         lock.unlock();
         try {
-            return ReadableWait.awaitReadable(fd, timeout) ? readOne() : null;
+            if (readerWait.await(fd, wake.fd(), timeout.toNanos(), true)) {
+                return readOne();
+            }
+            wake.drain();
+            return null;
         } finally {
             lock.lock();
             readerActive = false;
             arrived.signalAll();
         }
+    }
+
+    /**
+     * Makes every wait on this channel under way now ({@link #nextMatching}, and the waits of its
+     * ids) return at once, with null, or a timeout, where no event of theirs came: a watcher's way
+     * to stop without waiting out its timeout.
+     */
+    public void wakeUp() {
+        lock.lock();
+        try {
+            wakeUps++;
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        wake.signal();
     }
 
     private CmEvent takePending(Predicate<CmEvent> wanted) {
@@ -245,6 +283,8 @@ public final class CmEventChannel extends NativeObject {
             DESTROY.invokeExact(ErrnoCapture.allocate(arena), channel);
         } catch (Throwable t) {
             throw Calls.rethrow(t);
+        } finally {
+            wake.close();
         }
     }
 

@@ -13,6 +13,9 @@ final class ConnectOptions {
     @Option(names = {"-a", "--traddr"}, required = true, description = "target address (IPv4 or IPv6)")
     String address;
 
+    @Option(names = {"-w", "--host-traddr"}, description = "local address to connect from (default: the route's)")
+    String hostAddress;
+
     @Option(names = {"-s", "--trsvcid"}, defaultValue = "4420", description = "target port (default ${DEFAULT-VALUE})")
     int port;
 
@@ -57,7 +60,8 @@ final class ConnectOptions {
                 .withIoQueues(ioQueues).withQueueSize(queueSize)
                 .withKeepAlive(Duration.ofSeconds(keepAliveSeconds)).withTimeout(Duration.ofSeconds(timeoutSeconds))
                 .withReconnectDelay(Duration.ofSeconds(reconnectDelaySeconds))
-                .withControllerLossTimeout(Duration.ofSeconds(ctrlLossSeconds));
+                .withControllerLossTimeout(Duration.ofSeconds(ctrlLossSeconds))
+                .withHostAddress(hostAddress);
         if (hostNqn != null || hostId != null) {
             UUID id = hostId != null ? hostId : o.hostId();
             o = o.withHost(hostNqn != null ? hostNqn : "nqn.2014-08.org.nvmexpress:uuid:" + id, id);

@@ -1,8 +1,10 @@
 package dev.verbs4j.examples.nvmf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.verbs4j.nvmf.NvmfConnectOptions;
+import java.net.InetAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -27,6 +29,15 @@ class ConnectOptionsTest {
         NvmfConnectOptions o = parse(new IdentifyCommand(), "-a", "127.0.0.1", "-n", "nqn.t");
         assertEquals(Duration.ofSeconds(10), o.reconnectDelay());
         assertEquals(Duration.ofSeconds(600), o.controllerLossTimeout());
+        assertNull(o.hostAddress());
+    }
+
+    @Test
+    void hostTransportAddressAsNvmeCliSpellsIt() throws Exception {
+        assertEquals(InetAddress.getByName("127.0.0.2"),
+                parse(new ReadCommand(), "-a", "127.0.0.1", "-w", "127.0.0.2").hostAddress());
+        assertEquals(InetAddress.getByName("127.0.0.3"),
+                parse(new BenchCommand(), "-a", "127.0.0.1", "--host-traddr", "127.0.0.3").hostAddress());
     }
 
     @Test

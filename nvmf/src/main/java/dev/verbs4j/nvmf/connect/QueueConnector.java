@@ -17,6 +17,7 @@ import dev.verbs4j.verbs.CmPortSpace;
 import dev.verbs4j.verbs.CompletionChannel;
 import dev.verbs4j.verbs.MemoryRegion;
 import dev.verbs4j.verbs.ProtectionDomain;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.UUID;
@@ -31,11 +32,14 @@ public final class QueueConnector {
     private static final int RESPONDER_RESOURCES = 16;
 
     private final CmEventChannel channel;
+    private final InetSocketAddress source;
     private final InetSocketAddress target;
     private final Duration timeout;
 
-    public QueueConnector(CmEventChannel channel, InetSocketAddress target, Duration timeout) {
+    /** {@code source}: the local address to connect from (any port), null for the one the route picks. */
+    public QueueConnector(CmEventChannel channel, InetAddress source, InetSocketAddress target, Duration timeout) {
         this.channel = channel;
+        this.source = source == null ? null : new InetSocketAddress(source, 0);
         this.target = target;
         this.timeout = timeout;
     }
@@ -65,7 +69,7 @@ public final class QueueConnector {
         CmId id = channel.createId(CmPortSpace.TCP);
         NvmfQueue queue = null;
         try {
-            id.resolveAddress(null, target, timeout);
+            id.resolveAddress(source, target, timeout);
             id.resolveRoute(timeout);
             ProtectionDomain pd = resources.protectionDomain(id);
             queue = new NvmfQueue(id, pd, qid, queueSize, qid == 0 ? null : resources.ioCompletionEvents());

@@ -56,6 +56,8 @@ public final class NvmfQueue implements AutoCloseable {
     /** Told once, when the queue breaks: the controller's reconnect starts there. */
     private volatile Consumer<NvmfException> onFailure;
     private boolean closed;
+    /** Set when rdma_cm said the connection is gone (the target disconnected, the device went): close does not disconnect. */
+    private volatile boolean peerGone;
     /** Set while a completion loop polls the CQ: then only the loop polls it, and waiters drive the loop. */
     private volatile LoopEngine loop;
     /** Commands finished (or the queue failed) so far: what a waiter that drives the loop watches, lock-free. */
@@ -382,7 +384,12 @@ public final class NvmfQueue implements AutoCloseable {
         return first;
     }
 
-    /** Disconnects (best effort, bounded) and frees everything. */
+    /** rdma_cm reported the connection gone, and its event was taken: {@link #close} has nothing to wait for. */
+    public void peerGone() {
+        peerGone = true;
+    }
+
+    /** Disconnects (best effort, bounded, unless the connection is known gone) and frees everything. */
     public void close(java.time.Duration disconnectTimeout) {
         if (closed) {
             return;
@@ -392,7 +399,9 @@ public final class NvmfQueue implements AutoCloseable {
             failure = new NvmfTransportException("queue " + qid + " is closed");
         }
         try {
-            id.disconnect(disconnectTimeout);
+            if (!peerGone) {
+                id.disconnect(disconnectTimeout);
+            }
         } catch (RuntimeException ignored) {
             // already disconnected by the target, or never connected
         }
