@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Tag("rdma-nvmet")
 class LinkFaultsNvmetTest {
+    private static final String ACROSS_THE_VETH = "NVMe-oF host rxe2 to nvmet rxe1, across the veth";
     private HangWatchdog watchdog;
 
     @BeforeAll
@@ -57,13 +58,15 @@ class LinkFaultsNvmetTest {
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void everyFrameLostForSecondsMidWorkloadLosesNoAcknowledgedWrite() throws Exception {
         try (LinkFaults target = targetEnd(); LinkFaults host = hostEnd()) {
+            target.installNetem();
+            host.installNetem();
             faultMidWorkload("100 % loss both ways", () -> {
                 target.netem("loss 100%");
                 host.netem("loss 100%");
             }, () -> {
                 log("netem: " + host.stats().lines().filter(l -> l.contains("dropped")).findFirst().orElse("").strip());
-                target.close();
-                host.close();
+                target.netem("loss 0%");
+                host.netem("loss 0%");
             });
         }
     }
@@ -97,6 +100,10 @@ class LinkFaultsNvmetTest {
                             + "repair; %d writes before the fault, %d during, %d after; %d units checked twice%n",
                     fault, (noticed - t0) / 1_000_000, (repaired - noticed) / 1_000_000, (live - repaired) / 1_000_000,
                     before, atLive - before, w.writes() - atLive, w.unitsWritten());
+            ReliabilityRow.print(ACROSS_THE_VETH, fault + " mid random-write workload",
+                    "once, " + (repaired - t0) / 1_000_000 + " ms", w.writes(),
+                    2L * w.unitsWritten() * WriteWorkload.UNIT,
+                    "reconnected, LIVE " + (live - repaired) / 1_000_000 + " ms after the repair; read back by us and the kernel");
         }
     }
 
@@ -109,10 +116,17 @@ class LinkFaultsNvmetTest {
     @Test
     @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void framesLostBeyondTheLossTimeoutFailHeldIoWithControllerLost() throws Exception {
+        try (LinkFaults target = targetEnd(); LinkFaults host = hostEnd()) {
+            target.installNetem();
+            host.installNetem();
+            lostBeyondTheLossTimeout(target, host);
+        }
+    }
+
+    private static void lostBeyondTheLossTimeout(LinkFaults target, LinkFaults host) throws Exception {
         try (NvmfController c = NvmfController.connect(reconnecting(NvmetRig.linkOptions(), Duration.ofSeconds(2)));
              IoBuffer buf = c.allocateBuffer((long) WriteWorkload.UNIT * 8);
-             IoBuffer one = c.allocateBuffer(WriteWorkload.UNIT);
-             LinkFaults target = targetEnd(); LinkFaults host = hostEnd()) {
+             IoBuffer one = c.allocateBuffer(WriteWorkload.UNIT)) {
             int perUnit = WriteWorkload.UNIT / c.namespace(1).blockSize();
             c.write(1, WriteWorkload.REGION_LBA, perUnit, buf, 0);
             log("100 % loss both ways for good");
@@ -127,6 +141,9 @@ class LinkFaultsNvmetTest {
             System.out.printf("frames lost for good: %d held commands failed %d ms after the loss began: %s "
                     + "(the failure that started it: %s)%n", held.count(), ms, c.failure().getMessage(),
                     c.lastTransportFailure().getMessage());
+            ReliabilityRow.print(ACROSS_THE_VETH, "100 % loss both ways for good (loss timeout 2 s)", "once",
+                    held.count(), (long) held.count() * WriteWorkload.UNIT,
+                    "held I/O failed ControllerLostException " + ms + " ms after the loss began");
         }
     }
 }

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Tag("rdma-nvmet")
 class ReconnectNvmetTest {
+    private static final String ON_RXE0 = "NVMe-oF host to nvmet, both on rxe0";
     private static final int UNIT = WriteWorkload.UNIT;
     private static final long REGION_LBA = WriteWorkload.REGION_LBA;
     private static final int ASYNC_DEPTH = 8;
@@ -113,6 +114,8 @@ class ReconnectNvmetTest {
             assertNull(c.failure());
             log("kernel initiator reading back");
             w.verifyThroughKernel();
+            ReliabilityRow.print(ON_RXE0, "nvmet port removed and re-added mid random-write workload", "once",
+                    w.writes(), 2L * w.unitsWritten() * UNIT, "reconnected; read back by us and the kernel");
         }
     }
 
@@ -130,10 +133,14 @@ class ReconnectNvmetTest {
                 removePort();
                 // DISCONNECTED at once (the port's removal disconnects the queues), taking the queues down,
                 // then 3 attempts a second apart, each bounded by the 5 s timeout
-                new HeldIo(c, perUnit, buf, one).assertAllLost(Duration.ofSeconds(45));
+                HeldIo held = new HeldIo(c, perUnit, buf, one);
+                held.assertAllLost(Duration.ofSeconds(45));
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 assertThrows(ControllerLostException.class, () -> c.read(1, REGION_LBA, perUnit, buf, 0));
                 System.out.printf("controller lost %d ms after the port went: %s%n", ms, c.failure().getMessage());
+                ReliabilityRow.print(ON_RXE0, "nvmet port removed for good (loss timeout 3 s)", "once",
+                        held.count(), (long) held.count() * UNIT,
+                        "held I/O failed ControllerLostException " + ms + " ms after the port went");
             } finally {
                 restorePort();
             }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * Each kill costs a JVM start and its first, cold connect (a killed process cannot be reused):
  * 13 s in the rig, 30 s when the host is busy. {@code -Dkill.count=N} sets the number of kills
  * (default 6, the phases in turn), {@code -Dkill.seed=S} replays a run's choices (the seed is
- * printed first); {@code ci/faults-kill} runs 100.
+ * printed first); {@code ci/faults --only kill} runs 100.
  */
 @Tag("rdma")
 class PeerKilledAtRandomPointsRigTest {

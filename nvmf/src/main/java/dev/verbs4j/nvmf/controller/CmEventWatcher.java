@@ -85,9 +85,12 @@ public final class CmEventWatcher implements AutoCloseable {
     public void close() {
         stopped = true;
         if (thread != Thread.currentThread()) {
-            channel.wakeUp();
             try {
-                thread.join();
+                // A wake-up reaches only a wait under way: a thread that saw stopped false just before
+                // and starts its wait just after would sleep out its whole timeout, so wake it again.
+                do {
+                    channel.wakeUp();
+                } while (!thread.join(Duration.ofMillis(20)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
