@@ -79,7 +79,9 @@ public final class RtsAttributes {
         }
 
         /**
-         * RC: retransmissions after a timeout before the QP fails (0..7).
+         * RC: retransmissions after a timeout before the QP fails (0..7). Soft-RoCE (rxe) never
+         * counts 7 down: there a peer that stopped answering leaves the requests pending for ever,
+         * never RETRY_EXC_ERR; 6 is the largest count that ends.
          *
          * @param n 0..7
          * @return this builder

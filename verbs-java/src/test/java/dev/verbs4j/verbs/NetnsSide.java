@@ -7,10 +7,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.List;
 
 /**
  * One end of the rig's two-netns topology seen from this JVM: a {@link NetworkNamespace} thread
@@ -30,13 +27,12 @@ final class NetnsSide implements AutoCloseable {
     final MemorySegment buf;
     final MemoryRegion mr;
     final GidEntry gid;
-    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final ReverseCloser toClose = new ReverseCloser();
 
     private NetnsSide(NetworkNamespace ns, String device, String veth, int gidIndex) throws Exception {
         this.ns = ns;
         this.veth = veth;
-        this.ctx = ns.call(() -> Verbs.open(device));
-        toClose.add(ctx);
+        this.ctx = toClose.track(ns.call(() -> Verbs.open(device)));
         gid = ctx.chooseGid(PORT, GidChooser.index(gidIndex));
         pd = track(ctx.allocateProtectionDomain());
         cq = track(ctx.createCompletionQueue(64));
@@ -72,8 +68,7 @@ final class NetnsSide implements AutoCloseable {
     }
 
     <T extends AutoCloseable> T track(T resource) {
-        toClose.add(resource);
-        return resource;
+        return toClose.track(resource);
     }
 
     /** A queue pair created on the namespace's thread (any thread would do: the context decides). */
@@ -84,10 +79,18 @@ final class NetnsSide implements AutoCloseable {
 
     /** INIT → RTR → RTS for an RC QP talking to {@code peerQp} on {@code peer}. */
     void connect(QueuePair qp, int ourPsn, NetnsSide peer, int peerQp, int peerPsn) {
+        connect(qp, peer, peerQp, peerPsn, 1, RtsAttributes.withSendPsn(ourPsn));
+    }
+
+    /**
+     * As above, with our RTS attributes (send PSN, ACK timeout, retry count, READ depth) and how
+     * many RDMA READs from the peer this QP serves at once.
+     */
+    void connect(QueuePair qp, NetnsSide peer, int peerQp, int peerPsn, int readsServed, RtsAttributes rts) {
         qp.toInit(InitAttributes.connected(PORT, EnumSet.of(Access.REMOTE_WRITE, Access.REMOTE_READ)));
         qp.toRtr(RtrAttributes.builder().remote(AddressVector.roce(peer.gid.gid(), gid)).pathMtu(PathMtu.MTU_1024)
-                .destQpNumber(peerQp).rqPsn(peerPsn).build());
-        qp.toRts(RtsAttributes.withSendPsn(ourPsn));
+                .destQpNumber(peerQp).rqPsn(peerPsn).maxDestRdAtomic(readsServed).build());
+        qp.toRts(rts);
     }
 
     void datagram(QueuePair qp, int psn) {
@@ -113,15 +116,7 @@ final class NetnsSide implements AutoCloseable {
 
     @Override
     public void close() {
-        List<AutoCloseable> reverse = new ArrayList<>(toClose);
-        Collections.reverse(reverse);
-        for (AutoCloseable c : reverse) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                System.err.println("closing " + c + ": " + e);
-            }
-        }
+        toClose.close();
         arena.close();
         ns.close();
     }
