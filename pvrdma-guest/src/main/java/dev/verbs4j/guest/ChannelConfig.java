@@ -190,8 +190,10 @@ public final class ChannelConfig {
     /**
      * How long a peer that stops answering is waited for before the channel ends with
      * {@link ChannelError#PEER_LOST}: a peer whose link, host or kernel is gone, as opposed to one
-     * that closed or whose process died (its kernel says so at once). Faults shorter than this
-     * are repaired and lose nothing; a longer silence ends the channel within about this time.
+     * that closed or whose process died (its kernel says so at once). An outage shorter than half
+     * of it is repaired and loses nothing (retransmissions back off by doubling, so after a longer
+     * one the next may come only at the timeout itself); a silence longer than it ends the channel
+     * within about this time.
      *
      * <p>On RDMA it sets the RC queue pair's local ACK timeout: the largest one whose eight tries
      * (the first send and seven retries) fit in it, so a lost packet that no later packet reveals
