@@ -454,9 +454,15 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
 
     /** How long the peer stays stopped: a pause, as a debugger's or a long GC's. */
     private static final Duration PEER_STOPPED_FOR = Duration.ofSeconds(2);
+    /**
+     * Our peer-loss timeout with a stopped peer, below the stop: a stopped process's kernel still
+     * answers keep-alives and its RDMA device still acknowledges, so the pause must not count as loss.
+     */
+    private static final Duration PEER_LOSS_BELOW_THE_STOP = Duration.ofSeconds(1);
 
     /**
-     * A peer JVM streaming pattern messages is stopped (SIGSTOP) for a while and continued, then
+     * A peer JVM streaming pattern messages is stopped (SIGSTOP) for longer than our peer-loss
+     * timeout and keep-alive and continued, then
      * killed (SIGKILL): what it sent before the stop arrives, the stream resumes, and after the
      * kill the channel fails with PEER_LOST in time; every message taken is whole, in order,
      * once. One peer for both, as each start of a JVM costs seconds in the rig.
@@ -512,7 +518,8 @@ abstract class ChannelConformanceSuite implements BufferReceiveConformance {
         pair.close();
         pair = null;
         CompletionLoop loop = CompletionLoop.start(mode());
-        ChannelConfig listening = config(loop).connectTimeout(ChannelPeerProcess.BOOTSTRAP_WAIT);
+        ChannelConfig listening = config(loop).connectTimeout(ChannelPeerProcess.BOOTSTRAP_WAIT)
+                .peerLossTimeout(PEER_LOSS_BELOW_THE_STOP);
         try (ChannelServer listener = ChannelServer.listen(address(), 0, listening)) {
             Process peer = startPeer(listener.port(), loop);
             try {
