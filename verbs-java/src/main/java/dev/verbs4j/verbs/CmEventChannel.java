@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -137,6 +138,22 @@ public final class CmEventChannel extends NativeObject {
      * @throws VerbsException if reading the event fails
      */
     public CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout) {
+        return nextMatching(wanted, timeout, () -> false);
+    }
+
+    /**
+     * As {@link #nextMatching(Predicate, Duration)}, and null as soon as {@code stopped} is true: it
+     * is asked once this wait counts {@link #wakeUp}s, so a thread that sets its flag and then calls
+     * wakeUp ends this wait whether it began before or after.
+     *
+     * @param wanted  called once for each event read or kept, on the reading thread
+     * @param timeout how long to wait, positive
+     * @param stopped asked before each wait for the fd or for another reader
+     * @return the event (already acknowledged), or null on timeout, {@link #wakeUp} or stop
+     * @throws IllegalStateException if this channel is closed, or the thread is interrupted
+     * @throws VerbsException if reading the event fails
+     */
+    public CmEvent nextMatching(Predicate<CmEvent> wanted, Duration timeout, BooleanSupplier stopped) {
         handle();
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
@@ -153,7 +170,7 @@ public final class CmEventChannel extends NativeObject {
                     return kept;
                 }
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || wakeUps != woken) {
+                if (left <= 0 || wakeUps != woken || stopped.getAsBoolean()) {
                     return null;
                 }
                 if (readerActive) {

@@ -53,7 +53,7 @@ public final class CmEventWatcher implements AutoCloseable {
                 CmEvent e;
                 try {
                     e = channel.nextMatching(ev -> !stopped && queues.containsKey(ev.id())
-                            && BREAKING.contains(ev.type()), Duration.ofSeconds(10));
+                            && BREAKING.contains(ev.type()), Duration.ofSeconds(10), () -> stopped);
                 } catch (IllegalStateException interruptedOrClosed) {
                     return;
                 }
@@ -85,12 +85,9 @@ public final class CmEventWatcher implements AutoCloseable {
     public void close() {
         stopped = true;
         if (thread != Thread.currentThread()) {
+            channel.wakeUp(); // after stopped is set: the wait ends whether it began before or after
             try {
-                // A wake-up reaches only a wait under way: a thread that saw stopped false just before
-                // and starts its wait just after would sleep out its whole timeout, so wake it again.
-                do {
-                    channel.wakeUp();
-                } while (!thread.join(Duration.ofMillis(20)));
+                thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
