@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.verbs4j.nvmf.types.ControllerState;
 import dev.verbs4j.rig.LinkFaults;
+import dev.verbs4j.rig.ReliabilityRow;
 import dev.verbs4j.rig.RigEnvironment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -102,7 +103,7 @@ class LinkFaultsNvmetTest {
                     before, atLive - before, w.writes() - atLive, w.unitsWritten());
             ReliabilityRow.print(ACROSS_THE_VETH, fault + " mid random-write workload",
                     "once, " + (repaired - t0) / 1_000_000 + " ms", w.writes(),
-                    2L * w.unitsWritten() * WriteWorkload.UNIT,
+                    2L * w.unitsWritten() * WriteWorkload.UNIT, 0,
                     "reconnected, LIVE " + (live - repaired) / 1_000_000 + " ms after the repair; read back by us and the kernel");
         }
     }
@@ -142,7 +143,7 @@ class LinkFaultsNvmetTest {
                     + "(the failure that started it: %s)%n", held.count(), ms, c.failure().getMessage(),
                     c.lastTransportFailure().getMessage());
             ReliabilityRow.print(ACROSS_THE_VETH, "100 % loss both ways for good (loss timeout 2 s)", "once",
-                    held.count(), (long) held.count() * WriteWorkload.UNIT,
+                    held.count(), (long) held.count() * WriteWorkload.UNIT, 0,
                     "held I/O failed ControllerLostException " + ms + " ms after the loss began");
         }
     }

@@ -11,6 +11,7 @@ import dev.verbs4j.nvmf.types.ControllerLostException;
 import dev.verbs4j.nvmf.types.ControllerState;
 import dev.verbs4j.nvmf.types.NvmfException;
 import dev.verbs4j.rig.Commands;
+import dev.verbs4j.rig.ReliabilityRow;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -115,7 +116,7 @@ class ReconnectNvmetTest {
             log("kernel initiator reading back");
             w.verifyThroughKernel();
             ReliabilityRow.print(ON_RXE0, "nvmet port removed and re-added mid random-write workload", "once",
-                    w.writes(), 2L * w.unitsWritten() * UNIT, "reconnected; read back by us and the kernel");
+                    w.writes(), 2L * w.unitsWritten() * UNIT, 0, "reconnected; read back by us and the kernel");
         }
     }
 
@@ -139,7 +140,7 @@ class ReconnectNvmetTest {
                 assertThrows(ControllerLostException.class, () -> c.read(1, REGION_LBA, perUnit, buf, 0));
                 System.out.printf("controller lost %d ms after the port went: %s%n", ms, c.failure().getMessage());
                 ReliabilityRow.print(ON_RXE0, "nvmet port removed for good (loss timeout 3 s)", "once",
-                        held.count(), (long) held.count() * UNIT,
+                        held.count(), (long) held.count() * UNIT, 0,
                         "held I/O failed ControllerLostException " + ms + " ms after the port went");
             } finally {
                 restorePort();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.loop.CompletionLoop;
 import dev.verbs4j.loop.CompletionMode;
+import dev.verbs4j.rig.ReliabilityRow;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -107,8 +108,8 @@ class PeerKilledAtRandomPointsRigTest {
             }
             messages += c.messages();
         }
-        System.out.printf("reliability | process, RDMA | SIGKILL of the peer at random points | %d kills: %s | %d | %d | 0 "
-                + "| %s%n", KILLS, tally.aimedAt(), messages, bytes, tally.endings());
+        ReliabilityRow.print("process, RDMA", "SIGKILL of the peer at random points",
+                KILLS + " kills: " + tally.aimedAt(), messages, bytes, 0, tally.endings());
     }
 
     private KillTally.Kill killOnce(CheckingServer server, int index, KillPoint point) throws Exception {

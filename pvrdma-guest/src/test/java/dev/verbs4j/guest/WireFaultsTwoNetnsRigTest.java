@@ -9,6 +9,7 @@ import dev.verbs4j.guest.bootstrap.ChannelConnector;
 import dev.verbs4j.guest.bootstrap.ChannelServer;
 import dev.verbs4j.loop.CompletionMode;
 import dev.verbs4j.rig.LinkFaults;
+import dev.verbs4j.rig.ReliabilityRow;
 import dev.verbs4j.verbs.NetworkNamespace;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -256,8 +257,8 @@ class WireFaultsTwoNetnsRigTest {
         }
         String ended = toB.failure() == null && toA.failure() == null ? "every message arrived"
                 : "PEER_LOST " + (Math.max(toB.failedAt(), toA.failedAt()) - faultAt) / 1_000_000 + " ms after the fault";
-        System.out.printf("reliability | wire, %s | %s | %s | %d | %d | %d | %s%n", transport, fault, injected,
-                toB.received() + toA.received(), toB.bytesChecked() + toA.bytesChecked(), lost, ended);
+        ReliabilityRow.print("wire, " + transport, fault.name(), injected, toB.received() + toA.received(),
+                toB.bytesChecked() + toA.bytesChecked(), lost, ended);
     }
 
     private static void assertEverything(CheckedStream s) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.verbs4j.rig.LinkFaults;
+import dev.verbs4j.rig.ReliabilityRow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -283,9 +284,8 @@ class QpWireFaultsTwoNetnsRigTest {
      */
     private static void row(String fault, String injected, Run run) {
         WireStream stream = run.stream();
-        System.out.printf("reliability | raw RC verbs, %s ↔ %s | %s | %s | %d | %d | %d | %s%n", a.ctx.name(),
-                b.ctx.name(), fault, injected, stream.requestsChecked(), stream.bytesChecked(),
-                stream.wrongSuccesses().size(), ended(run));
+        ReliabilityRow.print("raw RC verbs, " + a.ctx.name() + " ↔ " + b.ctx.name(), fault, injected,
+                stream.requestsChecked(), stream.bytesChecked(), stream.wrongSuccesses().size(), ended(run));
         System.out.printf("wire-faults: %s: %d of %d requests posted (%d SENDs), %d SUCCESS; rxe: %d retries, %d NAK"
                         + " seq, %d duplicate requests, %d send_err%n", fault, stream.posted(), stream.planned(),
                 stream.receivesPosted(), stream.succeeded(), run.a("completer_retry_err"), run.a("rcvd_seq_err"),
