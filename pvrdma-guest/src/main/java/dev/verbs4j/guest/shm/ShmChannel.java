@@ -449,9 +449,13 @@ public final class ShmChannel extends ChannelBase implements MemorySource {
         }
         armed = true;
         in.arm(true);
-        if (!sends.isEmpty() && (closing || credits.hasWaiters() || operations.anyAwaited())) {
-            spaceWanted = true;
-            out.wantSpace(true);
+        // Asked at every arm, not only the first: the peer clears the flag when it wakes us, and a
+        // flag left set here with none in the segment would stop the loop's short sleeps for sends
+        // nobody awaits (hasUnwatchedOwnRequests) while no wake-up comes either.
+        boolean want = !sends.isEmpty() && (closing || credits.hasWaiters() || operations.anyAwaited());
+        if (want || spaceWanted) {
+            spaceWanted = want;
+            out.wantSpace(want);
         }
         VarHandle.fullFence(); // the flags are stored before the loop's last look at the rings, as the peer reads them after its stores
     }
