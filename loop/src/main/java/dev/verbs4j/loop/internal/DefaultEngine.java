@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The loop itself: its thread, its passes and how a pass waits. A pass runs the queued tasks,
  * the due timers, drains every CQ ({@link CqTable}), then looks at the epoll set
- * ({@link FdTable}): with a zero timeout while spinning or after work, else it blocks. BUSY polls
+ * ({@link FdTable}): with a zero timeout now and then while spinning or after work, else it blocks. BUSY polls
  * and looks with a zero timeout on every pass (every pass while a socket carries messages, else
  * every 100 µs); ADAPTIVE does the same for its spin budget after the last work, then behaves as
  * EVENT; EVENT arms every CQ not armed yet, polls once more (a completion that landed between the
@@ -49,6 +49,13 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
      * are system calls, and under emulation they cost more than the CQ poll they sat beside.
      */
     private static final long SPIN_SYSCALL_INTERVAL_NANOS = 100_000;
+    /**
+     * How often a pass that found work, in a loop that sleeps when idle, looks at the epoll set
+     * with a zero timeout. The next pass that finds nothing waits in epoll_wait, which reports
+     * the ready fds as well, so the look only keeps fds from waiting behind a run of completions:
+     * a ping-pong, one completion and one sleep after another, makes none.
+     */
+    private static final long SLEEPING_LOOK_INTERVAL_NANOS = 1_000_000;
 
     private final boolean busy;
     private final long spinNanos;
@@ -457,12 +464,11 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         int ready;
         if (!mustNotSleep) {
             ready = block(now, maxSleepNanos);
-        } else if (fds.carriesMessages() || maxSleepNanos == NEVER_BLOCK
-                || now - lastEpollLook >= SPIN_SYSCALL_INTERVAL_NANOS) {
+        } else if (looksNow(now, spinning, maxSleepNanos)) {
             lastEpollLook = now;
             ready = epoll.await(0);
         } else {
-            ready = 0; // nothing there needs a look on every spin
+            ready = 0; // nothing there needs a look on every pass
         }
         if (ready > 0) {
             lastPassWork += ready;
@@ -471,6 +477,18 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
             return false;
         }
         return spinning;
+    }
+
+    /**
+     * Whether a pass that does not sleep looks at the epoll set: always where a socket carries
+     * messages or the caller must not block, else once per {@link #SPIN_SYSCALL_INTERVAL_NANOS}
+     * while spinning and once per {@link #SLEEPING_LOOK_INTERVAL_NANOS} after work.
+     */
+    private boolean looksNow(long now, boolean spinning, long maxSleepNanos) {
+        if (fds.carriesMessages() || maxSleepNanos == NEVER_BLOCK) {
+            return true;
+        }
+        return now - lastEpollLook >= (spinning ? SPIN_SYSCALL_INTERVAL_NANOS : SLEEPING_LOOK_INTERVAL_NANOS);
     }
 
     private int runTasks() {
@@ -495,6 +513,10 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         boolean armedQueues = queues.armAll(), armedMemory = memories.armAll();
         if ((armedQueues || armedMemory) && queues.pollAll() + memories.pollAll() > 0) {
             lastPassWork++;
+            if (!looksNow(now, false, maxSleepNanos)) {
+                return 0;
+            }
+            lastEpollLook = now;
             return epoll.await(0);
         }
         long timeout = timers.nanosToNext(now); // nanoseconds: a timer may be due in microseconds
