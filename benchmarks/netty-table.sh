@@ -4,10 +4,12 @@
 # Rows, one a line, as the programs and netty.sh write them (LABEL: nio, or verbs4j-rdma/adaptive ...):
 #   echo LABEL SIZE P50_US P99_US      stream LABEL 65536 MB_PER_S      grpc LABEL 64 P50_US P99_US
 #   floor LABEL SIZE busy|event US     (ibv_rc_pingpong µs/iter, measured just before LABEL's rows)
+#   floor LABEL 65536 bw MB_PER_S      (perftest's ib_send_bw, 64 KiB SENDs, just before LABEL's rows)
 #   gc LABEL 64 B_PER_OP ERROR         (JMH -prof gc's gc.alloc.rate.norm)
 #   column LABEL                       (a column, measured or not)      failed RUN (a run that failed)
 # One column per label, NIO first; each of ours with its ratio to NIO and to rdma-core's floor
-# beside it (ibv_rc_pingpong -e for an EVENT column, busy ibv_rc_pingpong for the others). A cell
+# beside it (ibv_rc_pingpong -e for an EVENT column, busy ibv_rc_pingpong for the others;
+# ib_send_bw for the stream). A cell
 # nothing was measured for reads "—". Under the table: the targets (benchmarks/README.md), each
 # one that rdma-core's own floor already misses on this device, what carried each column's
 # connections (# LABEL carried by ...), and the JMH allocation figures.
@@ -56,6 +58,25 @@ awk '
     }
     print line
   }
+  function streamFloorRow(    i, c, k, any, line) {
+    any = has(floor, "nio 65536 bw")
+    for (i = 1; i <= ncols; i++) if (has(floor, cols[i] " 65536 bw")) any = 1
+    if (!any) return
+    line = sprintf("| rdma-core floor 64 KiB (ib_send_bw MB/s) | %s |", cell(floor, "nio 65536 bw"))
+    for (i = 1; i <= ncols; i++) {
+      k = cols[i] " 65536 bw"
+      line = line sprintf(" %s | %s | — |", cell(floor, k), ratio(floor, k, bw, "nio"))
+    }
+    print line
+  }
+  # the stream target (≥ 1.0 × NIO) above what ib_send_bw itself made next to column c
+  function streamUnreachable(c,    fk) {
+    fk = c " 65536 bw"
+    if (!has(bw, "nio") || !has(floor, fk)) return
+    if (floor[fk] + 0 < bw["nio"] + 0)
+      printf "- stream, %s: the target (≥ 1.0 × NIO = %s MB/s) is above rdma-core'"'"'s own floor on this device: ib_send_bw -s 65536 made %s MB/s.\n", \
+        title(c), bw["nio"], floor[fk]
+  }
   # a target that the floor next to column c already misses: said plainly
   function unreachable(what, key, c, target, size,    fk, limit) {
     fk = c " " size " " kind(c)
@@ -72,13 +93,15 @@ awk '
     latencyRow("echo 64 B round trip (µs)", "echo 64", 64); floorRow(64)
     latencyRow("echo 4096 B round trip (µs)", "echo 4096", 4096); floorRow(4096)
     line = sprintf("| stream, 64 KiB writes (MB/s) | %s |", cell(bw, "nio"))
-    for (i = 1; i <= ncols; i++) line = line sprintf(" %s | %s | — |", cell(bw, cols[i]), ratio(bw, cols[i], bw, "nio"))
+    for (i = 1; i <= ncols; i++)
+      line = line sprintf(" %s | %s | %s |", cell(bw, cols[i]), ratio(bw, cols[i], bw, "nio"), ratio(bw, cols[i], floor, cols[i] " 65536 bw"))
     print line
+    streamFloorRow()
     latencyRow("gRPC unary 64 B round trip (µs)", "grpc 64", 64)
     print ""
     print "The targets: echo ≤ 0.5 × NIO in ADAPTIVE and ≤ 1.0 × in EVENT, gRPC ≤ 0.7 ×, stream ≥ 1.0 ×."
     if (floorSeen)
-      print "rdma-core floor: ibv_rc_pingpong at the same size, server and client pinned as ours, measured just before each column'"'"'s rows; × rdma-core: our p50 over it."
+      print "rdma-core floor: ibv_rc_pingpong at the same size (ib_send_bw with 64 KiB SENDs for the stream), server and client pinned as ours, measured just before each column'"'"'s rows; × rdma-core: our p50 over it (our MB/s over it for the stream)."
     else
       print "rdma-core floor: not measured (no RDMA device, or --no-floor)."
     for (i = 1; i <= ncols; i++) {
@@ -87,6 +110,7 @@ awk '
       unreachable("echo 64 B", "echo 64 nio", c, echoTarget, 64)
       unreachable("echo 4096 B", "echo 4096 nio", c, echoTarget, 4096)
       unreachable("gRPC unary 64 B", "grpc 64 nio", c, 0.7, 64)
+      streamUnreachable(c)
     }
     if (carried != "") print "Connections: " carried "."
     if (failed != "") print "Failed runs (their raw outputs name the cause): " failed "."

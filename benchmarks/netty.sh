@@ -7,13 +7,14 @@
 # after 20000: C2 compiles a method after 10 000 calls) and a one-way stream of 64 KiB writes
 # (--stream-mib MiB, default 64, after as many unmeasured), NettyEchoBench; a gRPC unary round trip
 # of 64 B, GrpcUnaryBench (--grpc-iters after --grpc-warmup blocking calls, default 1000 after
-# 5000). Columns: Netty's NIO, then --ours (default verbs4j over RDMA, forced) with its event loops
+# 20000: with fewer, gRPC's per-call code is still interpreted). Columns: Netty's NIO, then --ours (default verbs4j over RDMA, forced) with its event loops
 # in each of --modes. Each benchmark is two JVMs, a server on CPU 0 and a client on CPU 1
 # (taskset, as benchmarks/modes.sh pins its pairs; --no-pin runs them free), each with one
 # event-loop thread, C2 alone (-XX:-TieredCompilation, as a JVM in a real VM ends up running),
 # between the same two addresses ($RIG_ADDR); the client starts when the server has printed its
 # "listening" line. Before each column's rows, rdma-core's floor: `ibv_rc_pingpong -s SIZE` and
-# `ibv_rc_pingpong -e -s SIZE` at 64 B and 4 KiB, --iters iterations, pinned the same way (where
+# `ibv_rc_pingpong -e -s SIZE` at 64 B and 4 KiB, --iters iterations, and perftest's `ib_send_bw
+# -s 65536` for the stream (ci/lib/send-bw-mbps.sh), pinned the same way (where
 # there is an RDMA device; --no-floor skips it): soft-RoCE's speed drifts within a boot, so a
 # column is compared with the floor measured next to it. Then JMH's `-prof gc` of a 64 B echo
 # round trip, both ends in one JVM, NIO against --ours in ADAPTIVE: 2 warm-up and 3 measured
@@ -29,7 +30,7 @@ target=$root/benchmarks/target
 raw=$target/netty
 rows=$raw/rows.txt
 address=${RIG_ADDR:-127.0.0.1}
-iters=2000 warmup=20000 stream_mib=64 grpc_iters=1000 grpc_warmup=5000
+iters=2000 warmup=20000 stream_mib=64 grpc_iters=1000 grpc_warmup=20000
 modes="adaptive event" ours=verbs4j-rdma floor=1 gc=1 gc_seconds=2 pin=1
 
 usage() { sed -n '2,/^# Raw outputs/p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -60,8 +61,9 @@ source "$root/ci/lib/cpu-pinning.sh"
 pin_server=() pin_client=()
 ((pin)) && { pin_pairs netty.sh || pin=0; }
 ((pin)) && export RC_PINGPONG_PIN=1   # rdma-core's pairs alike
-if ((floor)) && ! { command -v ibv_rc_pingpong > /dev/null && compgen -G '/sys/class/infiniband/*' > /dev/null; }; then
-  echo "netty.sh: no RDMA device or no ibv_rc_pingpong: no rdma-core floor" >&2
+if ((floor)) && ! { command -v ibv_rc_pingpong > /dev/null && command -v ib_send_bw > /dev/null &&
+                    compgen -G '/sys/class/infiniband/*' > /dev/null; }; then
+  echo "netty.sh: no RDMA device, no ibv_rc_pingpong or no ib_send_bw (perftest): no rdma-core floor" >&2
   floor=0
 fi
 rm -rf "$raw"
@@ -103,11 +105,13 @@ pair() { # name class transport mode client_args...
 
 # rdma-core's busy and event-driven pingpong at 64 B and 4 KiB, just before LABEL's rows.
 floor_pairs() { # label
-  local size usec
+  local size usec mbps
   for size in 64 4096; do
     usec=$("$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" 2>> "$raw/floor.err") && echo "floor $1 $size busy $usec" >> "$rows"
     usec=$("$root/ci/lib/rc-pingpong-usec.sh" "$size" "$iters" -e 2>> "$raw/floor.err") && echo "floor $1 $size event $usec" >> "$rows"
   done
+  # the stream's: as many 64 KiB SENDs as one of our stream passes writes
+  mbps=$("$root/ci/lib/send-bw-mbps.sh" 65536 $((stream_mib * 16)) 2>> "$raw/floor.err") && echo "floor $1 65536 bw $mbps" >> "$rows"
 }
 
 echo "# netty.sh: $(date -u +%FT%TZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), C2 only, $( ((pin)) && echo "servers on CPU 0, clients on CPU 1" || echo unpinned), $address" | tee -a "$rows"

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * benchmarks/netty-table.sh over netty.sh's rows: each of our columns over NIO and over the
- * rdma-core floor measured next to it (busy beside ADAPTIVE, -e beside EVENT), the floor's own
+ * rdma-core floor measured next to it (busy beside ADAPTIVE, -e beside EVENT, ib_send_bw beside the
+ * stream), the floor's own
  * ratio to NIO, each target the floor already misses said under the table, missing cells as "—"
  * and failed runs named.
  */
@@ -90,6 +91,20 @@ class NettyTableScriptTest {
         assertEquals(1, missed.lines().filter(l -> l.startsWith("- ")).count(), missed); // ADAPTIVE's 50 ≤ 0.5 × 250
         String reachable = table(NIO + ADAPTIVE + EVENT.formatted("240"));
         assertFalse(reachable.lines().anyMatch(l -> l.startsWith("- ")), reachable);
+    }
+
+    @Test
+    void theStreamIsHeldAgainstIbSendBwAndATargetAboveItIsSaid() throws Exception {
+        String table = table(NIO + "floor nio 65536 bw 130.0\n" + ADAPTIVE + "floor verbs4j-rdma/adaptive 65536 bw 90.0\n");
+        // 60 / 120 and 60 / 90; the floor's own 90 / 120
+        assertEquals("| stream, 64 KiB writes (MB/s) | 120.0 | 60.0 | 0.50 | 0.67 |",
+                row(table, "stream, 64 KiB writes (MB/s)"));
+        assertEquals("| rdma-core floor 64 KiB (ib_send_bw MB/s) | 130.0 | 90.0 | 0.75 | — |",
+                row(table, "rdma-core floor 64 KiB (ib_send_bw MB/s)"));
+        assertTrue(table.contains("- stream, verbs4j-rdma ADAPTIVE: the target (≥ 1.0 × NIO = 120.0 MB/s) is above"
+                + " rdma-core's own floor on this device: ib_send_bw -s 65536 made 90.0 MB/s."), table);
+        String reachable = table(NIO + ADAPTIVE + "floor verbs4j-rdma/adaptive 65536 bw 150.0\n");
+        assertFalse(reachable.contains("- stream"), reachable);
     }
 
     @Test
