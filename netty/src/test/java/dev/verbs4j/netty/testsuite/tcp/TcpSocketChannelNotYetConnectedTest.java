@@ -1,5 +1,6 @@
 package dev.verbs4j.netty.testsuite.tcp;
 
+import dev.verbs4j.netty.testsuite.RdmaDifferences;
 import dev.verbs4j.netty.testsuite.Verbs4jTestPermutation;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.testsuite.transport.TestsuitePermutation.BootstrapFactory;
@@ -17,8 +18,7 @@ class TcpSocketChannelNotYetConnectedTest extends SocketChannelNotYetConnectedTe
     }
 
     @Test
-    @Disabled("The test's server is Netty's NIO transport on kernel TCP: an RDMA connection needs a peer that "
-            + "exchanges queue-pair numbers with it (the bootstrap exchange), which a plain TCP server cannot")
+    @Disabled(RdmaDifferences.PLAIN_TCP_SERVER)
     @Override
     public void readMustBePendingUntilChannelIsActive(TestInfo testInfo) {
     }
