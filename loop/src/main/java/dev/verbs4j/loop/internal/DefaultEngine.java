@@ -464,11 +464,8 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         int ready;
         if (!mustNotSleep) {
             ready = block(now, maxSleepNanos);
-        } else if (looksNow(now, spinning, maxSleepNanos)) {
-            lastEpollLook = now;
-            ready = epoll.await(0);
         } else {
-            ready = 0; // nothing there needs a look on every pass
+            ready = lookIfDue(now, spinning, maxSleepNanos);
         }
         if (ready > 0) {
             lastPassWork += ready;
@@ -480,15 +477,19 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
     }
 
     /**
-     * Whether a pass that does not sleep looks at the epoll set: always where a socket carries
-     * messages or the caller must not block, else once per {@link #SPIN_SYSCALL_INTERVAL_NANOS}
-     * while spinning and once per {@link #SLEEPING_LOOK_INTERVAL_NANOS} after work.
+     * A pass that does not sleep looks at the epoll set with a zero timeout: always where a socket
+     * carries messages or the caller must not block, else once per
+     * {@link #SPIN_SYSCALL_INTERVAL_NANOS} while spinning and once per
+     * {@link #SLEEPING_LOOK_INTERVAL_NANOS} after work. Returns how many fds are ready (0 without a look).
      */
-    private boolean looksNow(long now, boolean spinning, long maxSleepNanos) {
-        if (fds.carriesMessages() || maxSleepNanos == NEVER_BLOCK) {
-            return true;
+    private int lookIfDue(long now, boolean spinning, long maxSleepNanos) {
+        boolean due = fds.carriesMessages() || maxSleepNanos == NEVER_BLOCK
+                || now - lastEpollLook >= (spinning ? SPIN_SYSCALL_INTERVAL_NANOS : SLEEPING_LOOK_INTERVAL_NANOS);
+        if (!due) {
+            return 0; // nothing there needs a look on every pass
         }
-        return now - lastEpollLook >= (spinning ? SPIN_SYSCALL_INTERVAL_NANOS : SLEEPING_LOOK_INTERVAL_NANOS);
+        lastEpollLook = now;
+        return epoll.await(0);
     }
 
     private int runTasks() {
@@ -513,11 +514,7 @@ public final class DefaultEngine implements LoopEngine, AutoCloseable {
         boolean armedQueues = queues.armAll(), armedMemory = memories.armAll();
         if ((armedQueues || armedMemory) && queues.pollAll() + memories.pollAll() > 0) {
             lastPassWork++;
-            if (!looksNow(now, false, maxSleepNanos)) {
-                return 0;
-            }
-            lastEpollLook = now;
-            return epoll.await(0);
+            return lookIfDue(now, false, maxSleepNanos);
         }
         long timeout = timers.nanosToNext(now); // nanoseconds: a timer may be due in microseconds
         if (maxSleepNanos != BLOCK_UNTIL_DUE && (timeout < 0 || timeout > maxSleepNanos)) {
